@@ -1,0 +1,31 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "AudioStreamParsing",
+    products: [
+        .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
+        .executable(name: "audioinspect", targets: ["audioinspect"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
+    targets: [
+        // The library: pure Swift, no Foundation, no dependencies.
+        .target(name: "AudioStreamParsing"),
+        // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
+        .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
+        .executableTarget(
+            name: "audioinspect",
+            dependencies: [
+                "AudioStreamParsing",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "AudioStreamParsingTests",
+            dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,173 @@
+/// The bytes the parser can currently read: an owned carry-over buffer followed by the caller's
+/// borrowed chunk, addressed by absolute stream offsets.
+///
+/// ```
+///   absolute offset ─▶
+///   ┌──────── pending (owned) ────────┬──────── chunk (borrowed) ────────┐
+///   │ consumed │ unconsumed           │ consumed │ unconsumed            │
+///   └──────────┴──────────────────────┴──────────┴───────────────────────┘
+///   pendingBase  ▲position (when pending is not exhausted)
+/// ```
+///
+/// Bytes are consumed from `pending` first, then from `chunk`. At the end of a `parse` call the
+/// unconsumed part of the chunk is copied into `pending` (only leftovers, never payloads that were
+/// handed out), so a caller's chunk is never referenced after `parse` returns.
+///
+/// All reads are bounds-checked and return `nil` when the bytes are not there yet.
+struct InputWindow {
+    /// Owned bytes carried over from earlier chunks.
+    private(set) var pending: [UInt8] = []
+    /// Index in `pending` of the first unconsumed byte.
+    private(set) var pendingRead: Int = 0
+    /// Absolute offset of `pending[0]`.
+    private(set) var pendingBase: Int64 = 0
+    /// The caller's chunk; valid only during `parse`.
+    private(set) var chunk: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// Bytes of `chunk` already consumed.
+    private(set) var chunkRead: Int = 0
+    /// Set by `finish()`: no more bytes will come.
+    var isFinal = false
+
+    /// Absolute offset of `chunk[0]`.
+    var chunkBase: Int64 { pendingBase + Int64(pending.count) }
+    /// Unconsumed bytes in `pending`.
+    var pendingRemaining: Int { pending.count - pendingRead }
+    /// Unconsumed bytes in total.
+    var readable: Int { pendingRemaining + (chunk.count - chunkRead) }
+    /// Absolute offset of the next unconsumed byte.
+    var position: Int64 {
+        pendingRemaining > 0 ? pendingBase + Int64(pendingRead) : chunkBase + Int64(chunkRead)
+    }
+
+    // MARK: Feeding
+
+    /// Makes `bytes` readable after the pending bytes. The pointer must stay valid until `endChunk()`.
+    mutating func beginChunk(_ bytes: UnsafeRawBufferPointer) {
+        chunk = bytes
+        chunkRead = 0
+    }
+
+    /// Copies the unconsumed part of the chunk into `pending` and forgets the chunk.
+    mutating func endChunk() {
+        let rest = chunk.count - chunkRead
+        if rest > 0 {
+            if pendingRemaining == 0 {
+                // Common case: start a fresh pending buffer at the chunk's unconsumed bytes.
+                let base = chunkBase + Int64(chunkRead)
+                pending.removeAll(keepingCapacity: true)
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+                pendingRead = 0
+                pendingBase = base
+            } else {
+                compactIfWorthwhile()
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+            }
+        } else if pendingRemaining == 0 {
+            let base = position
+            pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+            pendingRead = 0
+            pendingBase = base
+        }
+        chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        chunkRead = 0
+    }
+
+    /// Drops every unconsumed byte and restarts at `offset` (after a seek or discontinuity).
+    mutating func reset(at offset: Int64) {
+        pending.removeAll(keepingCapacity: false)
+        pendingRead = 0
+        pendingBase = offset
+        chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        chunkRead = 0
+        isFinal = false
+    }
+
+    /// Removes consumed bytes at the front of `pending` when that frees a worthwhile amount
+    /// (the swift-nio reclaim policy: at least 1 KiB and more than half the buffer).
+    private mutating func compactIfWorthwhile() {
+        if pendingRead >= 1024 && pendingRead * 2 >= pending.count {
+            pending.removeSubrange(0..<pendingRead)
+            pendingBase += Int64(pendingRead)
+            pendingRead = 0
+        }
+    }
+
+    // MARK: Consuming
+
+    /// Consumes `count` bytes (at most `readable`).
+    mutating func consume(_ count: Int) {
+        var n = min(count, readable)
+        let fromPending = min(n, pendingRemaining)
+        pendingRead += fromPending
+        n -= fromPending
+        chunkRead += n
+    }
+
+    // MARK: Reading without consuming
+
+    /// The byte `offset` bytes after the position, or `nil` when not yet available.
+    @inline(__always)
+    func peekUInt8(at offset: Int = 0) -> UInt8? {
+        guard offset >= 0, offset < readable else { return nil }
+        let pr = pendingRemaining
+        if offset < pr { return pending[pendingRead + offset] }
+        return chunk[chunkRead + offset - pr]
+    }
+
+    /// A big- or little-endian unsigned integer of `byteCount` bytes (1…8) at `offset` after the position.
+    func peekUInt(at offset: Int, byteCount: Int, bigEndian: Bool) -> UInt64? {
+        guard byteCount >= 1, byteCount <= 8, offset >= 0, offset <= readable - byteCount else { return nil }
+        var value: UInt64 = 0
+        for i in 0..<byteCount {
+            // Safe to force unwrap: the guard proved offset + byteCount <= readable.
+            let b = UInt64(peekUInt8(at: offset + i)!)
+            value |= bigEndian ? b << (8 * UInt64(byteCount - 1 - i)) : b << (8 * UInt64(i))
+        }
+        return value
+    }
+
+    /// A copy of `count` bytes at `offset` after the position, or `nil` when not all are available.
+    func peekBytes(at offset: Int = 0, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, offset <= readable - count else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(count)
+        withContiguousSegments(at: offset, count: count) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Calls `body` with the one or two contiguous pieces that hold `count` bytes at `offset` after the
+    /// position. The caller must have checked that the bytes are readable.
+    func withContiguousSegments(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        let pr = pendingRemaining
+        var start = offset
+        var left = count
+        if start < pr {
+            let n = min(left, pr - start)
+            pending.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[(pendingRead + start)..<(pendingRead + start + n)])) }
+            left -= n
+            start = pr
+        }
+        if left > 0 {
+            let c = chunkRead + start - pr
+            body(UnsafeRawBufferPointer(rebasing: chunk[c..<(c + left)]))
+        }
+    }
+
+    /// Where `count` bytes at `offset` after the position live: wholly in one segment, or straddling both.
+    func segment(at offset: Int, count: Int) -> Segment {
+        let pr = pendingRemaining
+        if offset + count <= pr { return .pending(index: pendingRead + offset) }
+        if offset >= pr { return .chunk(index: chunkRead + offset - pr) }
+        return .straddling
+    }
+
+    /// The storage that holds a range of readable bytes.
+    enum Segment: Equatable {
+        /// In `pending`, starting at this index.
+        case pending(index: Int)
+        /// In `chunk`, starting at this index.
+        case chunk(index: Int)
+        /// Partly in each; the bytes must be assembled.
+        case straddling
+    }
+}

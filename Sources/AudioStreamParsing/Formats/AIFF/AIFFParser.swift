@@ -1,0 +1,11 @@
+/// AIFF and AIFF-C (stub: replaced by the AIFF implementation).
+struct AIFFParser: FormatParser {
+    static let probe = FormatProbe(fileTypes: [.aiff, .aifc]) { _, _ in .noMatch }
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        throw context.error(.unsupportedFileType, "aiff: not implemented")
+    }
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {}
+    mutating func discontinuity(_ context: inout ParseContext) {}
+    var packetMap: PacketMap { .unknown }
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool { false }
+}

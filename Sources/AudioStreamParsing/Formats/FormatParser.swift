@@ -1,0 +1,56 @@
+/// What a format parser's `step` asks the driver to do next.
+enum ParseStep: Equatable {
+    /// Call `step` again: progress was made.
+    case `continue`
+    /// Call `step` again once at least this many bytes are readable from the current position.
+    /// The count must be larger than what is readable now and at most `ParserLimits.maxBufferedBytes`.
+    case needMoreData(atLeast: Int)
+    /// Discard this many bytes from the current position without buffering them (they may arrive in
+    /// later chunks), then call `step` again.
+    case skip(Int64)
+}
+
+/// A per-format state machine driven by `AudioStreamParser`.
+///
+/// Contract:
+/// - `step` looks at `context.window` from its position, and either consumes a whole unit (a chunk
+///   header, a chunk, packets) and returns `.continue`, or consumes nothing and returns
+///   `.needMoreData(atLeast:)` (peek, validate, commit; never consume then wait), or asks to `.skip`.
+/// - A complete but invalid structure throws at once; it never waits for more bytes.
+/// - `finish` is called once the input has ended and `step` has consumed all it could: it flushes
+///   what remains, announces exact end-of-stream values, and throws if the stream ended somewhere a
+///   stream cannot end (for example inside the format header).
+/// - Each parser documents what it buffers, when it announces `readyToProducePackets`, and what
+///   `finish` does.
+protocol FormatParser {
+    /// Parses as much as possible.
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep
+    /// The input has ended.
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError)
+    /// The bytes that follow do not continue the previous ones (without a seek): drop partial state and
+    /// resynchronise where possible.
+    mutating func discontinuity(_ context: inout ParseContext)
+    /// Packet geometry known so far, for translations and seeking.
+    var packetMap: PacketMap { get }
+    /// Prepares to continue with packet `packet`, whose bytes start `byteOffset` bytes after the data
+    /// offset. Returns false when the parser cannot continue there (it has not reached the audio data).
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool
+}
+
+/// A content probe for one container.
+struct FormatProbe: Sendable {
+    /// The result of looking at the first bytes of a stream.
+    enum Result {
+        /// The bytes are this container; parse them with this parser.
+        case match(AudioFileType, any FormatParser)
+        /// The bytes are not this container.
+        case noMatch
+        /// This many bytes are needed to decide.
+        case needMoreData(atLeast: Int)
+    }
+
+    /// The file types this probe recognises (for hints).
+    let fileTypes: [AudioFileType]
+    /// Looks at the bytes from the window's position.
+    let probe: @Sendable (_ window: InputWindow, _ options: ParserOptions) -> Result
+}

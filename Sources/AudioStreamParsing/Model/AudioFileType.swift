@@ -1,0 +1,87 @@
+/// A container type (CoreAudio `AudioFileTypeID`, the value of `kAudioFileStreamProperty_FileFormat`).
+///
+/// | Swift name   | CoreAudio constant              | code   |
+/// | ------------ | ------------------------------- | ------ |
+/// | `aiff`       | `kAudioFileAIFFType`            | `AIFF` |
+/// | `aifc`       | `kAudioFileAIFCType`            | `AIFC` |
+/// | `wave`       | `kAudioFileWAVEType`            | `WAVE` |
+/// | `rf64`       | `kAudioFileRF64Type`            | `RF64` |
+/// | `bw64`       | `kAudioFileBW64Type`            | `BW64` |
+/// | `wave64`     | `kAudioFileWave64Type`          | `W64f` |
+/// | `soundDesigner2` | `kAudioFileSoundDesigner2Type` | `Sd2f` |
+/// | `next`       | `kAudioFileNextType`            | `NeXT` |
+/// | `mp3`        | `kAudioFileMP3Type`             | `MPG3` |
+/// | `mp2`        | `kAudioFileMP2Type`             | `MPG2` |
+/// | `mp1`        | `kAudioFileMP1Type`             | `MPG1` |
+/// | `ac3`        | `kAudioFileAC3Type`             | `ac-3` |
+/// | `aacADTS`    | `kAudioFileAAC_ADTSType`        | `adts` |
+/// | `mpeg4`      | `kAudioFileMPEG4Type`           | `mp4f` |
+/// | `m4a`        | `kAudioFileM4AType`             | `m4af` |
+/// | `m4b`        | `kAudioFileM4BType`             | `m4bf` |
+/// | `caf`        | `kAudioFileCAFType`             | `caff` |
+/// | `threeGP`    | `kAudioFile3GPType`             | `3gpp` |
+/// | `threeGP2`   | `kAudioFile3GP2Type`            | `3gp2` |
+/// | `amr`        | `kAudioFileAMRType`             | `amrf` |
+/// | `flac`       | `kAudioFileFLACType`            | `flac` |
+/// | `latmInLOAS` | `kAudioFileLATMInLOASType`      | `loas` |
+/// | `ogg`        | none (private to this library)  | `ogg ` |
+///
+/// Apple defines no Ogg type; `ogg` uses the private value `'ogg '` (0x6F676720), documented in
+/// `docs/coreaudio-mapping.md`.
+public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The four-character code as a big-endian `UInt32`.
+    public var rawValue: UInt32
+    /// Wraps a raw four-character code.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    private init(_ code: StaticString) { self.rawValue = FourCharCode.value(code) }
+
+    /// `kAudioFileAIFFType`
+    public static let aiff = Self("AIFF")
+    /// `kAudioFileAIFCType`
+    public static let aifc = Self("AIFC")
+    /// `kAudioFileWAVEType`
+    public static let wave = Self("WAVE")
+    /// `kAudioFileRF64Type` (EBU Tech 3306)
+    public static let rf64 = Self("RF64")
+    /// `kAudioFileBW64Type` (ITU-R BS.2088)
+    public static let bw64 = Self("BW64")
+    /// `kAudioFileWave64Type` (Sony Wave64)
+    public static let wave64 = Self("W64f")
+    /// `kAudioFileSoundDesigner2Type`
+    public static let soundDesigner2 = Self("Sd2f")
+    /// `kAudioFileNextType` (NeXT/Sun `.au`)
+    public static let next = Self("NeXT")
+    /// `kAudioFileMP3Type`
+    public static let mp3 = Self("MPG3")
+    /// `kAudioFileMP2Type`
+    public static let mp2 = Self("MPG2")
+    /// `kAudioFileMP1Type`
+    public static let mp1 = Self("MPG1")
+    /// `kAudioFileAC3Type`
+    public static let ac3 = Self("ac-3")
+    /// `kAudioFileAAC_ADTSType`
+    public static let aacADTS = Self("adts")
+    /// `kAudioFileMPEG4Type`
+    public static let mpeg4 = Self("mp4f")
+    /// `kAudioFileM4AType`
+    public static let m4a = Self("m4af")
+    /// `kAudioFileM4BType`
+    public static let m4b = Self("m4bf")
+    /// `kAudioFileCAFType`
+    public static let caf = Self("caff")
+    /// `kAudioFile3GPType`
+    public static let threeGP = Self("3gpp")
+    /// `kAudioFile3GP2Type`
+    public static let threeGP2 = Self("3gp2")
+    /// `kAudioFileAMRType`
+    public static let amr = Self("amrf")
+    /// `kAudioFileFLACType`
+    public static let flac = Self("flac")
+    /// `kAudioFileLATMInLOASType`
+    public static let latmInLOAS = Self("loas")
+    /// Ogg (RFC 3533). Private value `'ogg '`: CoreAudio has no Ogg file type.
+    public static let ogg = Self("ogg ")
+
+    /// The four characters, e.g. `WAVE`.
+    public var description: String { FourCharCode.string(rawValue) }
+}

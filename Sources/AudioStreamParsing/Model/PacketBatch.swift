@@ -1,0 +1,85 @@
+/// A run of audio packets handed to the packets handler (the arguments of CoreAudio's
+/// `AudioFileStream_PacketsProc`).
+///
+/// `bytes` is **borrowed**: it points into the caller's chunk (zero-copy) or into the parser's own
+/// buffer, and is valid only during the handler call. Copy what you keep (`copyBytes()`,
+/// `packetBytes(at:)` followed by `Array(...)`).
+///
+/// Every packet has a description (offsets relative to `bytes`). For constant-size formats such as
+/// linear PCM the descriptions are computed on access, never stored one per frame: check
+/// ``constantPacketSize`` to take the fast path.
+public struct PacketBatch {
+    /// The batch's bytes, from the first packet's first byte to the last packet's last byte.
+    /// Borrowed: valid only during the handler call.
+    public let bytes: UnsafeRawBufferPointer
+    /// One description per packet, offsets relative to `bytes`.
+    public let descriptions: PacketDescriptions
+    /// The index (from the start of the stream, 0-based) of the batch's first packet.
+    public let firstPacketIndex: Int64
+    /// The absolute stream offset of `bytes[0]`.
+    public let fileOffset: Int64
+
+    init(bytes: UnsafeRawBufferPointer, descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
+        self.bytes = bytes
+        self.descriptions = descriptions
+        self.firstPacketIndex = firstPacketIndex
+        self.fileOffset = fileOffset
+    }
+
+    /// The number of packets.
+    public var packetCount: Int { descriptions.count }
+
+    /// The size of every packet when they all have the same size and lie back to back (linear PCM and
+    /// other constant-bit-rate formats), otherwise `nil`.
+    public var constantPacketSize: Int? {
+        if case .constant(let size, _) = descriptions.storage { return size }
+        return nil
+    }
+
+    /// The bytes of packet `index` (0-based within the batch). Borrowed like `bytes`.
+    public func packetBytes(at index: Int) -> UnsafeRawBufferPointer {
+        let d = descriptions[index]
+        let start = Int(d.startOffset)
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(d.dataByteSize))])
+    }
+
+    /// A copy of the batch's bytes.
+    public func copyBytes() -> [UInt8] { Array(bytes) }
+}
+
+/// The packet descriptions of a `PacketBatch`: stored for variable-size packets, computed for
+/// constant-size ones.
+public struct PacketDescriptions: RandomAccessCollection, Sendable {
+    enum Storage: Sendable {
+        case explicit(ArraySlice<PacketDescription>)
+        case constant(size: Int, count: Int)
+    }
+
+    let storage: Storage
+
+    /// Constant-size packets, back to back.
+    init(constantSize size: Int, count: Int) { storage = .constant(size: size, count: count) }
+    /// Explicit descriptions.
+    init(_ slice: ArraySlice<PacketDescription>) { storage = .explicit(slice) }
+
+    /// Always 0.
+    public var startIndex: Int { 0 }
+    /// The number of packets.
+    public var endIndex: Int {
+        switch storage {
+        case .explicit(let slice): return slice.count
+        case .constant(_, let count): return count
+        }
+    }
+
+    /// The description of packet `position` (0-based within the batch).
+    public subscript(position: Int) -> PacketDescription {
+        switch storage {
+        case .explicit(let slice):
+            return slice[slice.startIndex + position]
+        case .constant(let size, _):
+            return PacketDescription(
+                startOffset: Int64(position) * Int64(size), variableFramesInPacket: 0, dataByteSize: UInt32(size))
+        }
+    }
+}

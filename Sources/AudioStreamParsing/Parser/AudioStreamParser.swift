@@ -1,0 +1,407 @@
+/// An incremental audio container parser: push bytes in, get stream properties and audio packets
+/// out (the counterpart of CoreAudio's Audio File Stream Services, `AudioFileStreamOpen` …
+/// `AudioFileStreamClose`).
+///
+/// ```swift
+/// let parser = AudioStreamParser()
+/// parser.propertyListener = { parser, property in
+///     if property == .readyToProducePackets { print(parser.dataFormat!) }
+/// }
+/// parser.packetsHandler = { batch in
+///     for (i, d) in batch.descriptions.enumerated() { … batch.packetBytes(at: i) … }
+/// }
+/// while let chunk = read() { try parser.parse(chunk) }
+/// try parser.finish()
+/// ```
+///
+/// Callbacks run synchronously inside `parse` and `finish`, on the caller's thread, in stream order.
+/// Calling `parse`, `finish` or `seek` from inside a callback throws `illegalOperation` (`nope`);
+/// getters, `value(of:)` and translations may be called anywhere.
+///
+/// After an error is thrown the parser is terminal: every later `parse`, `finish` or `seek` throws it
+/// again. The parser is not thread-safe (and not `Sendable`); use it from one isolation domain.
+public final class AudioStreamParser {
+    /// Called when a property's value is parsed or changes (`AudioFileStream_PropertyListenerProc`).
+    /// Read the value with the typed getters or `value(of:)`; it stays cached.
+    public typealias PropertyListener = (AudioStreamParser, AudioStreamPropertyID) -> Void
+    /// Called with each batch of packets (`AudioFileStream_PacketsProc`). The batch's bytes are
+    /// borrowed: valid only during the call.
+    public typealias PacketsHandler = (PacketBatch) -> Void
+    /// Called for each recoverable oddity.
+    public typealias DiagnosticHandler = (ParserDiagnostic) -> Void
+
+    /// The property listener.
+    public var propertyListener: PropertyListener?
+    /// The packets handler.
+    public var packetsHandler: PacketsHandler?
+    /// The diagnostics handler (diagnostics are also kept in `diagnostics`).
+    public var diagnosticHandler: DiagnosticHandler?
+
+    /// The file type hint given at creation (needed only for containers content cannot identify).
+    public let fileTypeHint: AudioFileType?
+    /// The options given at creation.
+    public let options: ParserOptions
+
+    /// Every property value known so far.
+    public private(set) var properties = StreamProperties()
+    /// The first 1,000 diagnostics reported (all of them go to `diagnosticHandler`).
+    public private(set) var diagnostics: [ParserDiagnostic] = []
+    /// The number of diagnostics reported in total.
+    public private(set) var diagnosticCount = 0
+
+    private var context: ParseContext
+    private var format: (any FormatParser)?
+    private var needed = 0
+    private var skipRemaining: Int64 = 0
+    private var failure: AudioStreamError?
+    private var inCallback = false
+    private var isFinished = false
+    private var seekPending = false
+
+    /// Creates a parser (`AudioFileStreamOpen`).
+    ///
+    /// - Parameters:
+    ///   - fileTypeHint: the container, when the caller knows it and content cannot tell (raw ADTS,
+    ///     AC-3). Content detection still runs first for self-identifying containers.
+    ///   - options: limits and detection settings; see `ParserOptions`.
+    public init(fileTypeHint: AudioFileType? = nil, options: ParserOptions = ParserOptions()) {
+        self.fileTypeHint = fileTypeHint
+        self.options = options
+        self.context = ParseContext(limits: options.limits)
+    }
+
+    // MARK: Feeding
+
+    /// Parses the next bytes of the stream (`AudioFileStreamParseBytes`).
+    ///
+    /// Bytes must follow the previous call's bytes, or start at the offset the last `seek(toPacket:)`
+    /// returned, or be flagged `.discontinuity`. Any chunk size works, including 0.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes. They are not referenced after the call returns.
+    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
+    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
+    public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
+        try checkUsable(finishing: false)
+        if flags.contains(.discontinuity) && !seekPending {
+            let resume = context.window.position + Int64(context.window.pendingRemaining)
+            context.window.reset(at: resume)
+            needed = 0
+            skipRemaining = 0
+            format?.discontinuity(&context)
+        }
+        seekPending = false
+        context.window.beginChunk(bytes)
+        do throws(AudioStreamError) {
+            try run()
+        } catch {
+            context.window.endChunk()
+            throw fail(error)
+        }
+        context.window.endChunk()
+        if context.window.readable > options.limits.maxBufferedBytes {
+            throw fail(context.error(.limitExceeded, "parser: more than maxBufferedBytes held back"))
+        }
+    }
+
+    /// Parses the next bytes of the stream. See `parse(_:flags:)`.
+    public func parse(_ bytes: [UInt8], flags: ParseFlags = []) throws(AudioStreamError) {
+        var thrown: AudioStreamError?
+        bytes.withUnsafeBytes { raw in
+            do throws(AudioStreamError) { try parse(raw, flags: flags) } catch { thrown = error }
+        }
+        if let thrown { throw thrown }
+    }
+
+    /// Parses the next bytes of the stream. See `parse(_:flags:)`.
+    public func parse(_ bytes: ArraySlice<UInt8>, flags: ParseFlags = []) throws(AudioStreamError) {
+        var thrown: AudioStreamError?
+        bytes.withUnsafeBytes { raw in
+            do throws(AudioStreamError) { try parse(raw, flags: flags) } catch { thrown = error }
+        }
+        if let thrown { throw thrown }
+    }
+
+    /// Ends the stream (`AudioFileStreamParseBytes(stream, 0, NULL, 0)`): delivers the last packets,
+    /// announces exact end-of-stream values (packet and byte counts, trailing tags) and reports a stream
+    /// that ended too early.
+    ///
+    /// - Throws: `AudioStreamError` when the stream ended where it cannot end (inside the container
+    ///   header) or its type was never recognised (`typ?`).
+    public func finish() throws(AudioStreamError) {
+        try checkUsable(finishing: true)
+        context.window.isFinal = true
+        do throws(AudioStreamError) {
+            try run()
+            if skipRemaining > 0 {
+                context.diagnose("\(formatName): stream ends \(skipRemaining) bytes before the end of a skipped chunk")
+                skipRemaining = 0
+            }
+            if format == nil {
+                throw context.error(
+                    .unsupportedFileType,
+                    context.window.position == 0 && context.window.readable == 0
+                        ? "parser: empty stream" : "parser: stream too short to identify its type")
+            }
+            try format?.finish(&context)
+            deliver()
+        } catch {
+            throw fail(error)
+        }
+        isFinished = true
+    }
+
+    private func checkUsable(finishing: Bool) throws(AudioStreamError) {
+        if let failure { throw failure }
+        if inCallback {
+            throw AudioStreamError(
+                .illegalOperation, at: context.window.position, format: context.fileType,
+                "parser: parse, finish and seek cannot be called from inside a callback")
+        }
+        if isFinished {
+            throw AudioStreamError(
+                .illegalOperation, at: context.window.position, format: context.fileType,
+                "parser: the stream was finished; seek before parsing again")
+        }
+    }
+
+    private func fail(_ error: AudioStreamError) -> AudioStreamError {
+        deliver()
+        failure = error
+        return error
+    }
+
+    private var formatName: String { context.fileType.map { $0.description } ?? "parser" }
+
+    /// The step loop: detect, then step the format parser until it needs more bytes.
+    private func run() throws(AudioStreamError) {
+        while true {
+            if skipRemaining > 0 {
+                let n = min(skipRemaining, Int64(context.window.readable))
+                context.window.consume(Int(n))
+                skipRemaining -= n
+                if skipRemaining > 0 { break }
+            }
+            if context.window.readable < needed { break }
+            if format == nil {
+                guard try detect() else { break }
+            }
+            // Safe to force unwrap: detect() returned true, so a format parser is set.
+            let step = try format!.step(&context)
+            switch step {
+            case .continue:
+                needed = 0
+            case .needMoreData(let n):
+                if n <= context.window.readable {
+                    throw context.error(.unspecifiedError, "\(formatName): parser asked for bytes it already has")
+                }
+                if n > options.limits.maxBufferedBytes {
+                    throw context.error(.limitExceeded, "\(formatName): a structure needs more than maxBufferedBytes")
+                }
+                needed = n
+                deliver()
+                if context.window.isFinal { return }
+            case .skip(let n):
+                needed = 0
+                skipRemaining = max(0, n)
+            }
+            if context.shouldDeliver { deliver() }
+        }
+        deliver()
+    }
+
+    /// Runs format detection; true when a format parser was chosen.
+    private func detect() throws(AudioStreamError) -> Bool {
+        switch FormatDetector.detect(context.window, hint: fileTypeHint, options: options) {
+        case .found(let type, let parser):
+            format = parser
+            context.fileType = type
+            context.announce(.fileFormat(type))
+            return true
+        case .needMoreData(let n):
+            if context.window.isFinal {
+                throw context.error(.unsupportedFileType, "parser: stream too short to identify its type")
+            }
+            needed = n
+            return false
+        case .unsupported:
+            throw context.error(.unsupportedFileType, "parser: no supported container recognised")
+        }
+    }
+
+    /// Delivers queued events to the callbacks, in order.
+    private func deliver() {
+        var events = context.takeEvents()
+        if events.isEmpty {
+            context.recycle(&events)
+            return
+        }
+        inCallback = true
+        do {
+            // Local references keep the storage alive and avoid holding an access to `self` while user
+            // code runs.
+            let pending = context.window.pending
+            let chunk = context.window.chunk
+            let scratch = context.scratch
+            let descriptions = context.descriptions
+            for event in events {
+                switch event {
+                case .property(let value):
+                    properties.apply(value)
+                    propertyListener?(self, value.id)
+                case .diagnostic(let diagnostic):
+                    diagnosticCount += 1
+                    if diagnostics.count < 1000 { diagnostics.append(diagnostic) }
+                    diagnosticHandler?(diagnostic)
+                case .packets(let run):
+                    guard let handler = packetsHandler else { continue }
+                    let descs: PacketDescriptions
+                    switch run.kind {
+                    case .constant(let size): descs = PacketDescriptions(constantSize: size, count: run.count)
+                    case .explicit:
+                        descs = PacketDescriptions(descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
+                    }
+                    func hand(_ base: UnsafeRawBufferPointer, _ start: Int) {
+                        let bytes = UnsafeRawBufferPointer(rebasing: base[start..<(start + run.byteCount)])
+                        handler(
+                            PacketBatch(
+                                bytes: bytes, descriptions: descs, firstPacketIndex: run.firstPacketIndex,
+                                fileOffset: run.fileOffset))
+                    }
+                    switch run.source {
+                    case .pending(let i): pending.withUnsafeBytes { hand($0, i) }
+                    case .chunk(let i): hand(chunk, i)
+                    case .scratch(let i): scratch.withUnsafeBytes { hand($0, i) }
+                    }
+                }
+            }
+        }
+        inCallback = false
+        context.recycle(&events)
+    }
+
+    // MARK: Seeking
+
+    /// Prepares to continue at packet `packet` (`AudioFileStreamSeek`).
+    ///
+    /// Feed the stream from `target.absoluteOffset` (that is `dataOffset + target.byteOffset`) with
+    /// `.discontinuity`; packets then resume at `packet`. Seeking is possible once
+    /// `readyToProducePackets` was announced, also after `finish()`.
+    ///
+    /// - Returns: the byte offset relative to `dataOffset` and whether it is an estimate.
+    /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one past the end;
+    ///   `dataUnavailable` (`more`) before the audio data was reached.
+    public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
+        if let failure { throw failure }
+        if inCallback {
+            throw AudioStreamError(
+                .illegalOperation, at: context.window.position, format: context.fileType,
+                "parser: parse, finish and seek cannot be called from inside a callback")
+        }
+        guard format != nil, let dataOffset = context.announced.dataOffset else {
+            throw context.error(.dataUnavailable, "\(formatName): cannot seek before the audio data is reached")
+        }
+        // Safe to force unwrap: checked just above.
+        let map = format!.packetMap
+        if packet < 0 || (map.packetCount.map { packet > $0 } ?? false) {
+            throw context.error(.invalidPacketOffset, "\(formatName): seek target outside the stream's packets")
+        }
+        guard let byte = map.packetToByte(packet) else {
+            throw context.error(.dataUnavailable, "\(formatName): packet position not known yet")
+        }
+        guard format!.prepareForSeek(toPacket: packet, byteOffset: byte.value) else {
+            throw context.error(.dataUnavailable, "\(formatName): cannot seek here yet")
+        }
+        let absolute = dataOffset + byte.value
+        context.window.reset(at: absolute)
+        context.nextPacketIndex = packet
+        context.resetEmissionTotals()
+        needed = 0
+        skipRemaining = 0
+        isFinished = false
+        seekPending = true
+        return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
+    }
+
+    // MARK: Translations
+
+    /// The first frame of `packet` (`kAudioFileStreamProperty_PacketToFrame`), or `nil` when unknown.
+    public func packetToFrame(_ packet: Int64) -> Translation<Int64>? { format?.packetMap.packetToFrame(packet) }
+    /// The packet holding `frame` and the frame's offset in it (`kAudioFileStreamProperty_FrameToPacket`).
+    public func frameToPacket(_ frame: Int64) -> Translation<PacketPosition>? { format?.packetMap.frameToPacket(frame) }
+    /// The byte offset of `packet` relative to `dataOffset` (`kAudioFileStreamProperty_PacketToByte`).
+    public func packetToByte(_ packet: Int64) -> Translation<Int64>? { format?.packetMap.packetToByte(packet) }
+    /// The packet holding data byte `byte` (relative to `dataOffset`) and the byte's offset in it
+    /// (`kAudioFileStreamProperty_ByteToPacket`).
+    public func byteToPacket(_ byte: Int64) -> Translation<PacketPosition>? { format?.packetMap.byteToPacket(byte) }
+
+    // MARK: Properties
+
+    /// The value of a property (`AudioFileStreamGetProperty`).
+    ///
+    /// - Throws: `unsupportedProperty` (`pty?`) for translation properties (use the translation
+    ///   methods) and IDs this parser does not know; `dataUnavailable` (`more`) when the value is not
+    ///   known yet and the audio data has not been reached; `valueUnknown` (`unk?`) when the stream
+    ///   does not carry it.
+    public func value(of id: AudioStreamPropertyID) throws(AudioStreamError) -> AudioStreamPropertyValue {
+        let stored: [AudioStreamPropertyID] = [
+            .readyToProducePackets, .fileFormat, .dataFormat, .formatList, .magicCookieData, .audioDataByteCount,
+            .audioDataPacketCount, .maximumPacketSize, .dataOffset, .channelLayout, .restrictsRandomAccess,
+            .packetTableInfo, .packetSizeUpperBound, .averageBytesPerPacket, .bitRate, .infoDictionary,
+        ]
+        guard stored.contains(id) else {
+            throw AudioStreamError(
+                .unsupportedProperty, at: context.window.position, format: context.fileType,
+                "parser: property \(id) is not a stored property; use the translation methods")
+        }
+        if let value = properties.value(of: id) { return value }
+        throw AudioStreamError(
+            properties.isReadyToProducePackets ? .valueUnknown : .dataUnavailable, at: context.window.position,
+            format: context.fileType, "parser: property \(id) is not known")
+    }
+
+    /// `redy`: the audio data was reached.
+    public var isReadyToProducePackets: Bool { properties.isReadyToProducePackets }
+    /// `ffmt`
+    public var fileFormat: AudioFileType? { properties.fileFormat }
+    /// `dfmt`
+    public var dataFormat: StreamDescription? { properties.dataFormat }
+    /// `flst`
+    public var formatList: [FormatListItem]? { properties.formatList }
+    /// `mgic`
+    public var magicCookie: [UInt8]? { properties.magicCookie }
+    /// `cmap`
+    public var channelLayout: ChannelLayout? { properties.channelLayout }
+    /// `bcnt`
+    public var audioDataByteCount: UInt64? { properties.audioDataByteCount }
+    /// `pcnt`
+    public var audioDataPacketCount: UInt64? { properties.audioDataPacketCount }
+    /// `psze`
+    public var maximumPacketSize: UInt32? { properties.maximumPacketSize }
+    /// `pkub`
+    public var packetSizeUpperBound: UInt32? { properties.packetSizeUpperBound }
+    /// `abpp`
+    public var averageBytesPerPacket: Double? { properties.averageBytesPerPacket }
+    /// `brat`
+    public var bitRate: UInt32? { properties.bitRate }
+    /// `doff`
+    public var dataOffset: Int64? { properties.dataOffset }
+    /// `pnfo`
+    public var packetTableInfo: PacketTableInfo? { properties.packetTableInfo }
+    /// `info`: info dictionary, raw tags, artwork, chapters.
+    public var metadata: AudioMetadata? { properties.metadata }
+    /// `rrap`
+    public var restrictsRandomAccess: Bool? { properties.restrictsRandomAccess }
+
+    /// Packets emitted since creation or the last seek.
+    public var parsedPacketCount: Int64 { context.emittedPackets }
+    /// Packet bytes emitted since creation or the last seek.
+    public var parsedByteCount: Int64 { context.emittedBytes }
+    /// Frames in the packets emitted since creation or the last seek.
+    public var parsedFrameCount: Int64 { context.emittedFrames }
+    /// True after `finish()` completed.
+    public var isComplete: Bool { isFinished }
+}
+
+@available(*, unavailable)
+extension AudioStreamParser: Sendable {}

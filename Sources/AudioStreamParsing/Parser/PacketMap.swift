@@ -1,0 +1,122 @@
+/// A value from a translation (packet ↔ frame ↔ byte), and whether it is exact.
+public struct Translation<Value: Hashable & Sendable>: Hashable, Sendable {
+    /// The translated value.
+    public var value: Value
+    /// True when the value is an estimate (CoreAudio's `kBytePacketTranslationFlag_IsEstimate`).
+    public var isEstimated: Bool
+
+    /// Creates a translation.
+    public init(value: Value, isEstimated: Bool) {
+        self.value = value
+        self.isEstimated = isEstimated
+    }
+}
+
+/// A frame position split into packet and frame within it (CoreAudio `AudioFramePacketTranslation`).
+public struct PacketPosition: Hashable, Sendable {
+    /// The packet index.
+    public var packet: Int64
+    /// The frame (for frame→packet) or byte (for byte→packet) offset within the packet.
+    public var offsetInPacket: Int64
+
+    /// Creates a position.
+    public init(packet: Int64, offsetInPacket: Int64) {
+        self.packet = packet
+        self.offsetInPacket = offsetInPacket
+    }
+}
+
+/// Where a seek lands (the outputs of CoreAudio's `AudioFileStreamSeek`).
+public struct SeekTarget: Hashable, Sendable {
+    /// The packet's byte offset relative to `dataOffset`; feed from `dataOffset + byteOffset`.
+    public var byteOffset: Int64
+    /// `kAudioFileStreamSeekFlag_OffsetIsEstimated`.
+    public var isEstimated: Bool
+    /// The absolute stream offset to feed from (`dataOffset + byteOffset`).
+    public var absoluteOffset: Int64
+
+    /// Creates a target.
+    public init(byteOffset: Int64, isEstimated: Bool, absoluteOffset: Int64) {
+        self.byteOffset = byteOffset
+        self.isEstimated = isEstimated
+        self.absoluteOffset = absoluteOffset
+    }
+}
+
+/// The packet geometry of a stream: constant sizes and durations, or a table of them.
+///
+/// Byte offsets are relative to the start of the audio data (`dataOffset`).
+struct PacketMap {
+    /// Bytes per packet when constant.
+    var bytesPerPacket: Int64?
+    /// Frames per packet when constant.
+    var framesPerPacket: Int64?
+    /// When known, the start offset of every packet plus the end of the last one (`count + 1` entries).
+    var packetOffsets: [Int64]?
+    /// When known, the start frame of every packet plus the total (`count + 1` entries).
+    var packetFrames: [Int64]?
+    /// The number of packets, when known.
+    var packetCount: Int64?
+
+    /// Nothing known.
+    static let unknown = PacketMap()
+
+    func packetToFrame(_ packet: Int64) -> Translation<Int64>? {
+        guard packet >= 0 else { return nil }
+        if let fpp = framesPerPacket, fpp > 0 {
+            let (v, o) = packet.multipliedReportingOverflow(by: fpp)
+            return o ? nil : Translation(value: v, isEstimated: false)
+        }
+        if let table = packetFrames, packet < table.count {
+            return Translation(value: table[Int(packet)], isEstimated: false)
+        }
+        return nil
+    }
+
+    func frameToPacket(_ frame: Int64) -> Translation<PacketPosition>? {
+        guard frame >= 0 else { return nil }
+        if let fpp = framesPerPacket, fpp > 0 {
+            return Translation(value: PacketPosition(packet: frame / fpp, offsetInPacket: frame % fpp), isEstimated: false)
+        }
+        if let table = packetFrames, let last = table.last, frame < last {
+            let i = PacketMap.lastIndex(in: table, notAbove: frame)
+            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: frame - table[i]), isEstimated: false)
+        }
+        return nil
+    }
+
+    func packetToByte(_ packet: Int64) -> Translation<Int64>? {
+        guard packet >= 0 else { return nil }
+        if let bpp = bytesPerPacket, bpp > 0 {
+            let (v, o) = packet.multipliedReportingOverflow(by: bpp)
+            return o ? nil : Translation(value: v, isEstimated: false)
+        }
+        if let table = packetOffsets, packet < table.count {
+            return Translation(value: table[Int(packet)], isEstimated: false)
+        }
+        return nil
+    }
+
+    func byteToPacket(_ byte: Int64) -> Translation<PacketPosition>? {
+        guard byte >= 0 else { return nil }
+        if let bpp = bytesPerPacket, bpp > 0 {
+            return Translation(value: PacketPosition(packet: byte / bpp, offsetInPacket: byte % bpp), isEstimated: false)
+        }
+        if let table = packetOffsets, let last = table.last, byte < last {
+            let i = PacketMap.lastIndex(in: table, notAbove: byte)
+            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
+        }
+        return nil
+    }
+
+    /// The last index `i` with `table[i] <= value` (table ascending, `table[0] <= value`).
+    static func lastIndex(in table: [Int64], notAbove value: Int64) -> Int {
+        var lo = 0
+        var hi = table.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if table[mid] <= value { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}

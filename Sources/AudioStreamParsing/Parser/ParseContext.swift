@@ -1,0 +1,255 @@
+/// What a format parser works with during one step: the readable input, and the events it emits.
+///
+/// Format parsers read through `window` (peek, validate, then `consume`), and report through
+/// `announce`, `publishHeader`, `diagnose` and the `emitPacket…` methods. Events are queued here and
+/// delivered by the facade between steps, in the order they were emitted, so a callback never runs
+/// while a format parser is in the middle of a step.
+///
+/// Packets are batched: consecutive packets that lie in the same storage segment (the caller's chunk
+/// or the parser's carry-over buffer) form one `PacketBatch` handed out zero-copy. Only a packet that
+/// straddles the two segments is assembled, once, into a scratch buffer.
+struct ParseContext {
+    /// The readable bytes.
+    var window = InputWindow()
+    /// The limits in force.
+    let limits: ParserLimits
+    /// The container being parsed, for error messages.
+    var fileType: AudioFileType?
+    /// The index of the next packet to be emitted.
+    var nextPacketIndex: Int64 = 0
+    /// The latest value of every property announced so far (ahead of delivery).
+    private(set) var announced = StreamProperties()
+
+    /// Totals of what was emitted since the last seek.
+    private(set) var emittedPackets: Int64 = 0
+    private(set) var emittedBytes: Int64 = 0
+    private(set) var emittedFrames: Int64 = 0
+
+    // Queued events, and the storage their packet runs refer to.
+    private(set) var events: [Event] = []
+    private(set) var descriptions: [PacketDescription] = []
+    private(set) var scratch: [UInt8] = []
+    private var openRun: PacketRun?
+
+    init(limits: ParserLimits) {
+        self.limits = limits
+    }
+
+    // MARK: Errors and diagnostics
+
+    /// An error at the current position (or at `offset`), for the container being parsed.
+    func error(_ code: AudioStreamError.Code, at offset: Int64? = nil, _ reason: String) -> AudioStreamError {
+        AudioStreamError(code, at: offset ?? window.position, format: fileType, reason)
+    }
+
+    /// Reports a recoverable oddity.
+    mutating func diagnose(at offset: Int64? = nil, _ message: String) {
+        closeRun()
+        events.append(.diagnostic(ParserDiagnostic(at: offset ?? window.position, message)))
+    }
+
+    // MARK: Properties
+
+    /// Announces `value` if it differs from the last announced value of the same property
+    /// (`readyToProducePackets` is announced once).
+    mutating func announce(_ value: AudioStreamPropertyValue) {
+        if announced.value(of: value.id) == value { return }
+        closeRun()
+        announced.apply(value)
+        events.append(.property(value))
+    }
+
+    /// Announces the properties known when the audio data is reached, in the listener order Apple
+    /// clients expect, then `dataOffset` and `readyToProducePackets`.
+    mutating func publishHeader(_ values: [AudioStreamPropertyValue], dataOffset: Int64) {
+        for value in values.sorted(by: { $0.announcementOrder < $1.announcementOrder }) {
+            announce(value)
+        }
+        announce(.dataOffset(dataOffset))
+        announce(.readyToProducePackets)
+    }
+
+    // MARK: Packets
+
+    /// Emits `count` back-to-back packets of `size` bytes each, starting at the current position, and
+    /// consumes them. The bytes must be readable.
+    mutating func emitPackets(count: Int, size: Int, framesPerPacket: UInt32) {
+        assert(size > 0 && count <= window.readable / max(size, 1), "emitPackets: bytes not readable")
+        guard count > 0, size > 0 else { return }
+        // Never emit bytes that are not there, even if a format parser miscounted.
+        let count = min(count, window.readable / size)
+        var left = count
+        while left > 0 {
+            switch window.segment(at: 0, count: size) {
+            case .pending(let index):
+                let n = min(left, window.pendingRemaining / size)
+                appendConstant(.pending(index), count: n, size: size)
+                left -= n
+            case .chunk(let index):
+                let n = min(left, window.readable / size)
+                appendConstant(.chunk(index), count: n, size: size)
+                left -= n
+            case .straddling:
+                appendStraddling(size: size, frames: 0)
+                left -= 1
+            }
+        }
+        emittedFrames += Int64(count) * Int64(framesPerPacket)
+    }
+
+    /// Emits one packet of `size` bytes at the current position and consumes it. The bytes must be
+    /// readable. `variableFrames` is the packet's frame count when the format's frames per packet
+    /// vary, otherwise 0; `frames` is its frame count for the running totals.
+    mutating func emitPacket(size: Int, variableFrames: UInt32, frames: Int64) {
+        assert(size >= 0 && size <= window.readable, "emitPacket: bytes not readable")
+        guard size >= 0, size <= window.readable else { return }
+        switch window.segment(at: 0, count: size) {
+        case .pending(let index): appendExplicit(.pending(index), size: size, frames: variableFrames)
+        case .chunk(let index): appendExplicit(.chunk(index), size: size, frames: variableFrames)
+        case .straddling: appendStraddling(size: size, frames: variableFrames)
+        }
+        emittedFrames += frames
+    }
+
+    private mutating func appendConstant(_ source: PacketRun.Source, count: Int, size: Int) {
+        let bytes = count * size
+        if var run = openRun, case .constant(let runSize) = run.kind, runSize == size,
+            run.source.follows(source, byteCount: run.byteCount)
+        {
+            run.count += count
+            run.byteCount += bytes
+            openRun = run
+        } else {
+            closeRun()
+            openRun = PacketRun(
+                source: source, kind: .constant(size: size), count: count, byteCount: bytes,
+                firstPacketIndex: nextPacketIndex, fileOffset: window.position, descriptionStart: 0)
+        }
+        countEmitted(packets: count, bytes: bytes)
+        window.consume(bytes)
+    }
+
+    private mutating func appendExplicit(_ source: PacketRun.Source, size: Int, frames: UInt32) {
+        if var run = openRun, case .explicit = run.kind, let gap = run.source.gap(to: source, byteCount: run.byteCount) {
+            descriptions.append(
+                PacketDescription(
+                    startOffset: Int64(run.byteCount + gap), variableFramesInPacket: frames,
+                    dataByteSize: UInt32(size)))
+            run.count += 1
+            run.byteCount += gap + size
+            openRun = run
+        } else {
+            closeRun()
+            descriptions.append(PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
+            openRun = PacketRun(
+                source: source, kind: .explicit, count: 1, byteCount: size, firstPacketIndex: nextPacketIndex,
+                fileOffset: window.position, descriptionStart: descriptions.count - 1)
+        }
+        countEmitted(packets: 1, bytes: size)
+        window.consume(size)
+    }
+
+    /// A packet whose bytes lie partly in the carry-over buffer and partly in the chunk: copied once.
+    private mutating func appendStraddling(size: Int, frames: UInt32) {
+        closeRun()
+        let start = scratch.count
+        window.withContiguousSegments(at: 0, count: size) { scratch.append(contentsOf: $0) }
+        descriptions.append(PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
+        events.append(
+            .packets(
+                PacketRun(
+                    source: .scratch(start), kind: .explicit, count: 1, byteCount: size,
+                    firstPacketIndex: nextPacketIndex, fileOffset: window.position,
+                    descriptionStart: descriptions.count - 1)))
+        countEmitted(packets: 1, bytes: size)
+        window.consume(size)
+    }
+
+    private mutating func countEmitted(packets: Int, bytes: Int) {
+        nextPacketIndex += Int64(packets)
+        emittedPackets += Int64(packets)
+        emittedBytes += Int64(bytes)
+    }
+
+    /// Ends the batch being built, queueing it as an event.
+    mutating func closeRun() {
+        if let run = openRun {
+            events.append(.packets(run))
+            openRun = nil
+        }
+    }
+
+    // MARK: Delivery (used by the facade)
+
+    /// Whether enough has been queued that the facade should deliver now.
+    var shouldDeliver: Bool { events.count >= 32 || !scratch.isEmpty }
+
+    /// Takes the queued events (closing the open batch). The facade delivers them, then calls
+    /// `recycle(_:)` so buffers keep their capacity.
+    mutating func takeEvents() -> [Event] {
+        closeRun()
+        var taken: [Event] = []
+        swap(&taken, &events)
+        return taken
+    }
+
+    /// Returns delivered storage for reuse.
+    mutating func recycle(_ delivered: inout [Event]) {
+        delivered.removeAll(keepingCapacity: true)
+        if events.isEmpty { swap(&events, &delivered) }
+        descriptions.removeAll(keepingCapacity: true)
+        scratch.removeAll(keepingCapacity: scratch.capacity <= 1 << 20)
+    }
+
+    /// Forgets per-position state after a seek or discontinuity (queued events stay).
+    mutating func resetEmissionTotals() {
+        emittedPackets = 0
+        emittedBytes = 0
+        emittedFrames = 0
+    }
+
+    /// A queued event.
+    enum Event {
+        case property(AudioStreamPropertyValue)
+        case packets(PacketRun)
+        case diagnostic(ParserDiagnostic)
+    }
+}
+
+/// A batch of packets waiting for delivery: where its bytes are, and how its packets are described.
+struct PacketRun {
+    enum Source: Equatable {
+        case pending(Int)
+        case chunk(Int)
+        case scratch(Int)
+
+        /// True when `next` starts right where a run of `byteCount` bytes from `self` ends.
+        func follows(_ next: Source, byteCount: Int) -> Bool { gap(to: next, byteCount: byteCount) == 0 }
+
+        /// The bytes between the end of a run of `byteCount` bytes from `self` and `next`, when `next`
+        /// is in the same segment at or after that end.
+        func gap(to next: Source, byteCount: Int) -> Int? {
+            switch (self, next) {
+            case (.pending(let a), .pending(let b)), (.chunk(let a), .chunk(let b)):
+                let g = b - (a + byteCount)
+                return g >= 0 ? g : nil
+            default:
+                return nil
+            }
+        }
+    }
+
+    enum Kind {
+        case constant(size: Int)
+        case explicit
+    }
+
+    var source: Source
+    var kind: Kind
+    var count: Int
+    var byteCount: Int
+    var firstPacketIndex: Int64
+    var fileOffset: Int64
+    /// Index of the first description in `ParseContext.descriptions` (explicit runs).
+    var descriptionStart: Int
+}

@@ -1,0 +1,69 @@
+/// Flags for `AudioStreamParser.parse(_:flags:)` (CoreAudio `AudioFileStreamParseFlags`).
+public struct ParseFlags: OptionSet, Hashable, Sendable {
+    /// The raw flag bits.
+    public var rawValue: UInt32
+    /// Wraps raw flag bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `kAudioFileStreamParseFlag_Discontinuity`: these bytes do not follow the previous ones (the caller
+    /// seeked or lost data). Any partial packet held from earlier input is discarded, and the parser
+    /// resynchronises. After `seek(toPacket:)` the bytes must start at the returned offset.
+    public static let discontinuity = ParseFlags(rawValue: 1)
+}
+
+/// Options fixed when a parser is created.
+public struct ParserOptions: Sendable {
+    /// Bounds on what the parser buffers and accepts.
+    public var limits: ParserLimits
+    /// How many bytes of unknown data the format detector looks at before giving up with `typ?`.
+    ///
+    /// Default: 64 KiB.
+    public var detectionLookahead: Int
+
+    /// Creates options; every parameter has a documented default.
+    public init(limits: ParserLimits = ParserLimits(), detectionLookahead: Int = 64 * 1024) {
+        self.limits = limits
+        self.detectionLookahead = detectionLookahead
+    }
+}
+
+/// Caps that keep memory bounded whatever the input's length fields claim.
+///
+/// A length field is never trusted for an allocation: tables grow only as their bytes arrive, and
+/// the parser never holds more unconsumed input than `maxBufferedBytes`. Exceeding a cap throws an
+/// `AudioStreamError` with code ``AudioStreamError/Code/limitExceeded`` (or, for metadata, skips
+/// the item with a diagnostic).
+public struct ParserLimits: Hashable, Sendable {
+    /// The most input bytes the parser holds back while waiting for a header, chunk or packet to
+    /// complete. Default: 16 MiB.
+    public var maxBufferedBytes: Int
+    /// The largest header chunk (format, packet table excepted, metadata) parsed in one piece.
+    /// Default: 1 MiB.
+    public var maxHeaderChunkBytes: Int
+    /// The largest tag/metadata chunk that is parsed; larger ones are skipped with a diagnostic.
+    /// Default: 1 MiB.
+    public var maxTagBytes: Int
+    /// The largest artwork kept; larger pictures are skipped with a diagnostic. Default: 16 MiB.
+    public var maxArtworkBytes: Int
+    /// The most packet-table entries kept (CAF `pakt`, MP4 sample tables). Default: 16 Mi entries.
+    public var maxPacketTableEntries: Int
+    /// The deepest nesting of boxes or chunks. Default: 32.
+    public var maxNestingDepth: Int
+    /// The largest packet accepted. Default: 16 MiB.
+    public var maxPacketBytes: Int
+
+    /// Creates limits; every parameter has the documented default.
+    public init(
+        maxBufferedBytes: Int = 16 << 20, maxHeaderChunkBytes: Int = 1 << 20, maxTagBytes: Int = 1 << 20,
+        maxArtworkBytes: Int = 16 << 20, maxPacketTableEntries: Int = 16 << 20, maxNestingDepth: Int = 32,
+        maxPacketBytes: Int = 16 << 20
+    ) {
+        self.maxBufferedBytes = maxBufferedBytes
+        self.maxHeaderChunkBytes = maxHeaderChunkBytes
+        self.maxTagBytes = maxTagBytes
+        self.maxArtworkBytes = maxArtworkBytes
+        self.maxPacketTableEntries = maxPacketTableEntries
+        self.maxNestingDepth = maxNestingDepth
+        self.maxPacketBytes = maxPacketBytes
+    }
+}

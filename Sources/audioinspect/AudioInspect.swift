@@ -1,0 +1,2 @@
+import AudioStreamParsing
+print("audioinspect: not implemented yet")
