@@ -26,6 +26,10 @@ let package = Package(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
         ),
+        .testTarget(
+            name: "AudioInspectTests",
+            dependencies: ["audioinspect", "AudioStreamParsing", "AudioStreamTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
