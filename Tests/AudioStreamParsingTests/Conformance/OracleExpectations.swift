@@ -1,0 +1,199 @@
+import AudioStreamParsing
+import AudioStreamTestSupport
+
+/// What a fixture must parse to, derived from its ffprobe oracle (normalized as `docs/testing.md`
+/// explains) or, where the oracle cannot speak, from the hand-derived table in `HandDerived`.
+struct ExpectedStream: CustomStringConvertible {
+    /// The codec family (`AudioFormat`), from the codec table.
+    var format: AudioFormat
+    var sampleRate: Int
+    var channels: Int
+    /// For linear PCM: the sample layout the codec name states.
+    var pcm: PCMLayout?
+    /// For constant-size packets: the size of one packet (ffprobe `block_align`).
+    var constantPacketSize: Int?
+    /// Absolute offset of the first audio byte.
+    var dataOffset: Int64
+    /// Bytes of audio data.
+    var byteCount: Int64
+    /// Sample frames in all packets (nominal: priming/remainder not subtracted).
+    var frameCount: Int64
+    /// Every packet as (absolute offset, size), when the oracle's packets can be mapped to ours.
+    var packets: [PacketSpan]?
+    /// Info-dictionary entries ffprobe shows (`format_tags`), mapped to Apple's keys.
+    var info: [String: String]
+    /// Where the values come from.
+    var source: String
+
+    var description: String {
+        "\(format) \(sampleRate) Hz \(channels) ch, data @\(dataOffset) \(byteCount) B, \(frameCount) frames [\(source)]"
+    }
+}
+
+/// An (absolute offset, size) pair.
+struct PacketSpan: Equatable, CustomStringConvertible {
+    var offset: Int64
+    var size: Int64
+    var description: String { "@\(offset)+\(size)" }
+}
+
+/// The linear PCM sample layout encoded in an ffmpeg `pcm_*` codec name.
+struct PCMLayout: Equatable {
+    var bits: Int
+    var isFloat: Bool
+    var isSigned: Bool
+    /// nil for 8-bit samples (no byte order).
+    var isBigEndian: Bool?
+}
+
+/// The codec table: ffprobe `codec_name` → our `AudioFormat`, and how ffprobe packetizes it.
+enum CodecTable {
+    /// How ffprobe's packets relate to ours (see `/work/shared/reference/ffprobe-oracle.md`).
+    enum Packetization {
+        /// Constant-size units (a PCM frame, a µ-law/A-law frame, an ADPCM block): ffprobe groups several
+        /// units into one packet; expand each oracle packet into `size / block_align` units.
+        case grouped
+        /// One oracle packet is one of our packets (CAF pakt entries, MP3 frames, IMA4 blocks).
+        case oneToOne
+    }
+
+    struct Entry {
+        var format: AudioFormat
+        var packetization: Packetization
+    }
+
+    /// Non-PCM codecs. `pcm_*` names are decoded by `pcmLayout(_:)`.
+    static let entries: [String: Entry] = [
+        "pcm_mulaw": Entry(format: .uLaw, packetization: .grouped),
+        "pcm_alaw": Entry(format: .aLaw, packetization: .grouped),
+        // QuickTime/Apple IMA4: 34 bytes × channels per 64 frames; ffprobe: one block per packet.
+        "adpcm_ima_qt": Entry(format: .appleIMA4, packetization: .grouped),
+        // WAVE IMA (tag 0x11) and MS ADPCM (tag 0x2): ffprobe groups several blocks per packet.
+        "adpcm_ima_wav": Entry(format: .dviIntelIMA, packetization: .grouped),
+        "adpcm_ms": Entry(format: .microsoftADPCM, packetization: .grouped),
+        "gsm_ms": Entry(format: .microsoftGSM, packetization: .grouped),
+        "alac": Entry(format: .appleLossless, packetization: .oneToOne),
+        "opus": Entry(format: .opus, packetization: .oneToOne),
+        "mp3": Entry(format: .mpegLayer3, packetization: .oneToOne),
+        "mp2": Entry(format: .mpegLayer2, packetization: .oneToOne),
+        "mp1": Entry(format: .mpegLayer1, packetization: .oneToOne),
+        "aac": Entry(format: .mpeg4AAC, packetization: .oneToOne),
+        "flac": Entry(format: .flac, packetization: .oneToOne),
+        "vorbis": Entry(format: .vorbis, packetization: .oneToOne),
+        "ac3": Entry(format: .ac3, packetization: .oneToOne),
+        "eac3": Entry(format: .enhancedAC3, packetization: .oneToOne),
+    ]
+
+    /// The entry for a codec name, or nil when the table lacks it (the test then fails, naming it).
+    static func entry(_ codec: String) -> Entry? {
+        if pcmLayout(codec) != nil { return Entry(format: .linearPCM, packetization: .grouped) }
+        return entries[codec]
+    }
+
+    /// Decodes `pcm_<s|u|f><bits>[le|be]` (ffmpeg's linear PCM codec names).
+    static func pcmLayout(_ codec: String) -> PCMLayout? {
+        guard codec.hasPrefix("pcm_") else { return nil }
+        var rest = Substring(codec.dropFirst(4))
+        guard let kind = rest.first, "suf".contains(kind) else { return nil }
+        rest = rest.dropFirst()
+        let digits = rest.prefix { $0.isNumber }
+        guard let bits = Int(digits), [8, 16, 24, 32, 64].contains(bits) else { return nil }
+        rest = rest.dropFirst(digits.count)
+        let bigEndian: Bool?
+        switch rest {
+        case "": bigEndian = nil
+        case "be": bigEndian = true
+        case "le": bigEndian = false
+        default: return nil
+        }
+        if bits > 8 && bigEndian == nil { return nil }
+        return PCMLayout(bits: bits, isFloat: kind == "f", isSigned: kind == "s", isBigEndian: bits > 8 ? bigEndian : nil)
+    }
+}
+
+/// ffprobe `format_tags` keys that name an Apple info-dictionary entry (`kAFInfoDictionary_*`).
+enum TagTable {
+    static let infoKeys: [String: String] = [
+        "title": InfoKey.title,
+        "artist": InfoKey.artist,
+        "album": InfoKey.album,
+    ]
+}
+
+extension ExpectedStream {
+    /// Derives the expectation from an oracle. Throws a readable message when the oracle lacks a value
+    /// the comparison needs (the fixture then needs a `HandDerived` entry).
+    init(oracle: Oracle) throws(ExpectationError) {
+        guard oracle.ok else { throw ExpectationError("oracle has ok: false") }
+        guard let stream = oracle.stream, let codec = stream.codecName else {
+            throw ExpectationError("oracle has no audio stream")
+        }
+        guard let entry = CodecTable.entry(codec) else {
+            throw ExpectationError("codec \(codec) is not in CodecTable")
+        }
+        guard let rate = stream.sampleRate, let channels = stream.channels else {
+            throw ExpectationError("oracle stream lacks sample_rate or channels")
+        }
+        guard let summary = oracle.summary, let firstPos = summary.firstPos, let bytes = summary.bytes else {
+            throw ExpectationError("oracle summary lacks first_pos or bytes (no packets?)")
+        }
+        let pcm = CodecTable.pcmLayout(codec)
+        var unit: Int?
+        if entry.packetization == .grouped {
+            // block_align is the size of one constant packet; for PCM it must be channels × bytes.
+            if let pcm {
+                unit = channels * pcm.bits / 8
+                if let b = stream.blockAlign, b != 0, b != unit {
+                    throw ExpectationError("oracle block_align \(b) ≠ channels × bits / 8 = \(unit ?? 0)")
+                }
+            } else if codec == "pcm_mulaw" || codec == "pcm_alaw" {
+                unit = channels
+            } else if codec == "adpcm_ima_qt" {
+                // Apple IMA4 (QuickTime): every packet is 34 bytes per channel (2-byte header + 32 bytes of
+                // 4-bit samples) holding 64 frames. ffprobe 5.1 prints no block_align for ADPCM.
+                unit = 34 * channels
+            } else {
+                guard let b = stream.blockAlign, b > 0 else { throw ExpectationError("oracle lacks block_align") }
+                unit = b
+            }
+        }
+        var packets: [PacketSpan] = []
+        for (i, p) in oracle.packets.enumerated() {
+            guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
+            if let unit {
+                guard p.size % Int64(unit) == 0 else {
+                    throw ExpectationError("oracle packet \(i) size \(p.size) is not a multiple of block_align \(unit)")
+                }
+                for k in 0..<(p.size / Int64(unit)) {
+                    packets.append(PacketSpan(offset: pos + k * Int64(unit), size: Int64(unit)))
+                }
+            } else {
+                packets.append(PacketSpan(offset: pos, size: p.size))
+            }
+        }
+        let frames: Int64
+        if let d = summary.durationSum {
+            frames = d
+        } else if let d = stream.fields["duration_ts"]?.int, stream.fields["time_base"]?.string == "1/\(rate)" {
+            // Packets without a duration (ALAC, Opus in CAF): the stream's duration in 1/rate units, which
+            // ffmpeg computes as packets × framesPerPacket (pakt priming/remainder ignored).
+            frames = d
+        } else {
+            throw ExpectationError("oracle lacks duration_sum and a 1/sample_rate duration_ts")
+        }
+        var info: [String: String] = [:]
+        for (k, v) in oracle.formatTags {
+            if let key = TagTable.infoKeys[k.lowercased()] { info[key] = v }
+        }
+        self.init(
+            format: entry.format, sampleRate: rate, channels: channels, pcm: pcm, constantPacketSize: unit,
+            dataOffset: firstPos, byteCount: bytes, frameCount: frames, packets: packets, info: info,
+            source: "ffprobe oracle")
+    }
+}
+
+/// Why an expectation could not be derived.
+struct ExpectationError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}

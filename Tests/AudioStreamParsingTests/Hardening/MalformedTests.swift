@@ -1,0 +1,175 @@
+import AudioStreamParsing
+import AudioStreamTestSupport
+import Foundation
+import Testing
+
+/// Every input of `Fixtures/malformed/` (listed with its defect in `manifest.json`) must end with the
+/// outcome `expected.json` states (derived from the specifications by the rules in `docs/testing.md`):
+/// an `AudioStreamError` with the given code, or a parse with the given packets and diagnostic. Never a
+/// trap or a hang; whole and one-byte feeding agree; tight `ParserLimits` give the same outcome or
+/// `lim!`.
+@Suite("Malformed inputs", .timeLimit(.minutes(2)))
+struct MalformedTests {
+    /// One row of `expected.json`.
+    struct Expectation: Decodable, Sendable {
+        /// `"error"` or `"ok"`.
+        var outcome: String
+        /// For errors: the four-character code.
+        var code: String?
+        /// For errors: `"parse"` (a complete invalid structure throws at once) or `"finish"` (the stream
+        /// ended where it cannot end); absent when either is acceptable.
+        var phase: String?
+        /// For ok: the number of packets delivered, when the rule fixes it.
+        var packets: Int?
+        /// For ok: a substring one of the diagnostics must contain.
+        var diagnostic: String?
+        /// The rule in docs/testing.md that gives this expectation.
+        var rule: String
+    }
+
+    static let expectations: [String: Expectation] = {
+        let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent("expected.json")
+        guard let data = FileManager.default.contents(atPath: path) else { return [:] }
+        return (try? JSONDecoder().decode([String: Expectation].self, from: data)) ?? [:]
+    }()
+
+    /// Where an error was thrown.
+    enum Phase: String, Equatable {
+        case parse, finish
+    }
+
+    /// What a run produced.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var log: EventLog
+        var phase: Phase?
+        var error: AudioStreamError? { log.error }
+        var description: String {
+            if let error { return "error \(error) during \(phase?.rawValue ?? "?")" }
+            return "ok, \(log.packetCount) packets, diagnostics \(log.diagnostics.map(\.message))"
+        }
+    }
+
+    static func run(_ input: [UInt8], _ chunking: Chunking, options: ParserOptions = ParserOptions()) -> Outcome {
+        let parser = AudioStreamParser(options: options)
+        let recorder = EventRecorder(parser, input: input)
+        var phase: Phase = .parse
+        do {
+            for r in chunking.ranges(count: input.count) { try parser.parse(input[r]) }
+            phase = .finish
+            try parser.finish()
+        } catch {
+            recorder.log.error = error
+            return Outcome(log: recorder.log, phase: phase)
+        }
+        return Outcome(log: recorder.log, phase: nil)
+    }
+
+    /// Tight caps: every limit small enough that the fixtures (≤ 4 KiB headers) come close to them.
+    static let smallLimits = ParserOptions(
+        limits: ParserLimits(
+            maxBufferedBytes: 2048, maxHeaderChunkBytes: 256, maxTagBytes: 64, maxArtworkBytes: 64,
+            maxPacketTableEntries: 2, maxNestingDepth: 2, maxPacketBytes: 64),
+        detectionLookahead: 1024)
+
+    // MARK: Table
+
+    @Test func everyManifestEntryHasAnExpectation() {
+        #expect(!FixtureCatalog.malformed.isEmpty, "no Fixtures/malformed/manifest.json")
+        let listed = Set(FixtureCatalog.malformed.map(\.file))
+        let expected = Set(Self.expectations.keys)
+        #expect(listed.subtracting(expected).isEmpty, "no expectation for \(listed.subtracting(expected).sorted())")
+        #expect(expected.subtracting(listed).isEmpty, "expectation for unlisted \(expected.subtracting(listed).sorted())")
+        for entry in FixtureCatalog.malformed {
+            let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent(entry.file)
+            #expect(FileManager.default.fileExists(atPath: path), "\(entry.file) is listed but missing")
+        }
+    }
+
+    @Test func expectationsAreWellFormed() {
+        let codes = Set(AudioStreamError.Code.all.map(\.description))
+        for (file, e) in Self.expectations {
+            switch e.outcome {
+            case "error":
+                #expect(e.code.map { codes.contains($0) } == true, "\(file): code \(String(describing: e.code))")
+                #expect(e.packets == nil && e.diagnostic == nil, "\(file)")
+                #expect(e.phase == nil || e.phase == "parse" || e.phase == "finish", "\(file)")
+            case "ok":
+                #expect(e.code == nil && e.phase == nil, "\(file)")
+            default:
+                Issue.record("\(file): outcome \(e.outcome)")
+            }
+        }
+    }
+
+    // MARK: Outcomes
+
+    @Test(arguments: FixtureCatalog.malformed)
+    func endsWithTheDocumentedOutcome(_ entry: MalformedEntry) throws {
+        let expectation = try #require(Self.expectations[entry.file], "no expectation for \(entry.file)")
+        let input = try Self.bytes(entry)
+        let whole = Self.run(input, .whole)
+        let bytewise = Self.run(input, .bytewise)
+        let context = "\(entry.file) [\(entry.defect)] (rule \(expectation.rule))"
+        for problem in Self.problems(whole, against: expectation) {
+            Issue.record("\(context), whole: \(problem)")
+        }
+        // Whole and one-byte feeding must agree: same outcome, error (code, offset, reason), phase,
+        // packets and diagnostics.
+        if bytewise != whole {
+            let details = bytewise.log.differences(from: whole.log).joined(separator: "; ")
+            let message = "\(context): 1-byte run differs from whole run: \(bytewise) vs \(whole) — \(details)"
+            Issue.record(Comment(rawValue: message))
+        }
+        #expect(whole.log.bytesMismatches.isEmpty, "\(context): \(whole.log.bytesMismatches)")
+    }
+
+    /// Tight limits never make a malformed input trap or hang: the outcome is the documented one, or
+    /// `lim!`, in every chunking.
+    @Test(arguments: FixtureCatalog.malformed)
+    func tightLimitsGiveTheOutcomeOrLimitExceeded(_ entry: MalformedEntry) throws {
+        let expectation = try #require(Self.expectations[entry.file])
+        let input = try Self.bytes(entry)
+        for chunking in [Chunking.whole, .bytewise, .random(seed: 5, maxSize: 300)] {
+            let outcome = Self.run(input, chunking, options: Self.smallLimits)
+            guard let error = outcome.error else {
+                if expectation.outcome != "ok" {
+                    Issue.record("\(entry.file) (\(chunking), small limits): parsed although \(expectation.code ?? "") expected")
+                }
+                continue
+            }
+            if error.code != .limitExceeded && error.code.description != expectation.code {
+                Issue.record("\(entry.file) (\(chunking), small limits): \(error); expected \(expectation.code ?? "ok") or lim!")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func bytes(_ entry: MalformedEntry) throws -> [UInt8] {
+        let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent(entry.file)
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func problems(_ outcome: Outcome, against e: Expectation) -> [String] {
+        var out: [String] = []
+        switch (e.outcome, outcome.error) {
+        case ("error", let error?):
+            if error.code.description != e.code { out.append("threw \(error), expected \(e.code ?? "?")") }
+            if let phase = e.phase, outcome.phase?.rawValue != phase {
+                out.append("threw during \(outcome.phase?.rawValue ?? "?"), expected during \(phase): \(error)")
+            }
+        case ("error", nil):
+            out.append("parsed (\(outcome)), expected \(e.code ?? "?")")
+        case (_, let error?):
+            out.append("threw \(error), expected a parse (\(e.packets.map { "\($0) packets" } ?? "ok"))")
+        default:
+            if let n = e.packets, outcome.log.packetCount != n {
+                out.append("\(outcome.log.packetCount) packets, expected \(n)")
+            }
+            if let d = e.diagnostic, !outcome.log.diagnostics.contains(where: { $0.message.contains(d) }) {
+                out.append("no diagnostic containing \"\(d)\" in \(outcome.log.diagnostics.map(\.message))")
+            }
+        }
+        return out
+    }
+}
