@@ -1,0 +1,154 @@
+/// The fixed 24-byte header of a NeXT/Sun audio file (`.au`, `.snd`).
+///
+/// References: Sun Microsystems, *audio_filehdr(4)* / `<multimedia/audio_filehdr.h>` (SunOS 4.1 and
+/// Solaris `au(4)` manual page); NeXT, *SoundStructure* in `<sound/soundstruct.h>` (NeXTSTEP 3.3
+/// Sound Kit). All fields are big-endian 32-bit unsigned integers.
+///
+/// ```
+///  offset  size  field
+///  ──────  ────  ─────────────────────────────────────────────────────────────
+///     0     4    magic          0x2E736E64 ('.snd')
+///     4     4    data offset    byte offset of the first audio byte (≥ 24)
+///     8     4    data size      bytes of audio data; 0xFFFFFFFF = unknown (to the end)
+///    12     4    encoding       1 µ-law, 2/3/4/5 8/16/24/32-bit linear, 6/7 float,
+///                               23…26 G.72x ADPCM, 27 A-law, …
+///    16     4    sample rate    frames per second
+///    20     4    channels       interleaved channels per frame
+///    24    ...   annotation     (data offset − 24) bytes, conventionally NUL-terminated text
+/// ```
+struct NeXTHeader: Hashable {
+    /// The header size in bytes (the smallest legal data offset).
+    static let size = 24
+    /// `.snd`
+    static let magic: UInt32 = 0x2E73_6E64
+    /// The data size value that means "unknown: the data runs to the end of the stream".
+    static let unknownDataSize: UInt32 = 0xFFFF_FFFF
+
+    /// Absolute offset of the first audio byte.
+    var dataOffset: UInt32
+    /// Bytes of audio data, or `nil` when the header says "unknown" (0xFFFFFFFF).
+    var dataSize: UInt32?
+    /// The encoding field.
+    var encoding: UInt32
+    /// Frames per second.
+    var sampleRate: UInt32
+    /// Channels per frame.
+    var channels: UInt32
+    /// The data format the encoding and the other fields describe.
+    var streamDescription: StreamDescription
+
+    /// The annotation's length (the bytes between the header and the data).
+    var annotationLength: Int { Int(dataOffset) - NeXTHeader.size }
+    /// Bytes per frame (= bytes per packet: one packet per frame).
+    var bytesPerFrame: Int { Int(streamDescription.bytesPerFrame) }
+
+    /// Decodes and validates the 24 header bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: exactly 24 bytes starting with the magic.
+    ///   - context: for errors (at the header's offset) and limits.
+    /// - Returns: the header.
+    /// - Throws: `invalidFile` (`dta?`) for a wrong magic, a data offset below 24, zero channels or a zero
+    ///   sample rate; `unsupportedDataFormat` (`fmt?`) for an encoding this library does not map;
+    ///   `limitExceeded` for a frame larger than `ParserLimits.maxPacketBytes`.
+    static func decode(_ bytes: [UInt8], _ context: ParseContext) throws(AudioStreamError) -> NeXTHeader {
+        var reader = ByteReader(bytes)
+        guard let magic = reader.readUInt32(bigEndian: true), let offset = reader.readUInt32(bigEndian: true),
+            let size = reader.readUInt32(bigEndian: true), let encoding = reader.readUInt32(bigEndian: true),
+            let rate = reader.readUInt32(bigEndian: true), let channels = reader.readUInt32(bigEndian: true)
+        else {
+            throw context.error(.invalidFile, "au (header): header shorter than 24 bytes")
+        }
+        guard magic == NeXTHeader.magic else {
+            throw context.error(.invalidFile, "au (header): magic is not '.snd'")
+        }
+        guard offset >= UInt32(NeXTHeader.size) else {
+            throw context.error(.invalidFile, at: context.window.position + 4, "au (header): data offset is below 24")
+        }
+        guard let sample = NeXTEncoding(rawValue: encoding) else {
+            throw context.error(
+                .unsupportedDataFormat, at: context.window.position + 12, "au (header): unsupported encoding")
+        }
+        guard rate > 0 else {
+            throw context.error(.invalidFile, at: context.window.position + 16, "au (header): sample rate is zero")
+        }
+        guard channels > 0 else {
+            throw context.error(.invalidFile, at: context.window.position + 20, "au (header): channel count is zero")
+        }
+        // Checked: channels × bytes per sample must fit a packet size (UInt32 and the packet limit).
+        let (frameBytes, overflow) = UInt64(channels).multipliedReportingOverflow(by: UInt64(sample.bytesPerSample))
+        guard !overflow, frameBytes <= UInt64(UInt32.max) else {
+            throw context.error(.invalidFile, at: context.window.position + 20, "au (header): channel count too large")
+        }
+        guard frameBytes <= UInt64(context.limits.maxPacketBytes) else {
+            throw context.error(
+                .limitExceeded, at: context.window.position + 20, "au (header): frame larger than maxPacketBytes")
+        }
+        return NeXTHeader(
+            dataOffset: offset, dataSize: size == NeXTHeader.unknownDataSize ? nil : size, encoding: encoding,
+            sampleRate: rate, channels: channels,
+            streamDescription: sample.streamDescription(sampleRate: Double(rate), channels: channels))
+    }
+}
+
+/// The NeXT/Sun encodings this library maps to a CoreAudio data format (`audio_filehdr.h`
+/// `AUDIO_FILE_ENCODING_*`, NeXT `SND_FORMAT_*`).
+///
+/// | value | Sun name                        | NeXT name              | data format            |
+/// | ----- | ------------------------------- | ---------------------- | ---------------------- |
+/// | 1     | `AUDIO_FILE_ENCODING_MULAW_8`   | `SND_FORMAT_MULAW_8`   | `ulaw`, 8 bits         |
+/// | 2     | `AUDIO_FILE_ENCODING_LINEAR_8`  | `SND_FORMAT_LINEAR_8`  | `lpcm` signed 8-bit    |
+/// | 3     | `AUDIO_FILE_ENCODING_LINEAR_16` | `SND_FORMAT_LINEAR_16` | `lpcm` BE signed 16    |
+/// | 4     | `AUDIO_FILE_ENCODING_LINEAR_24` | `SND_FORMAT_LINEAR_24` | `lpcm` BE signed 24    |
+/// | 5     | `AUDIO_FILE_ENCODING_LINEAR_32` | `SND_FORMAT_LINEAR_32` | `lpcm` BE signed 32    |
+/// | 6     | `AUDIO_FILE_ENCODING_FLOAT`     | `SND_FORMAT_FLOAT`     | `lpcm` BE float 32     |
+/// | 7     | `AUDIO_FILE_ENCODING_DOUBLE`    | `SND_FORMAT_DOUBLE`    | `lpcm` BE float 64     |
+/// | 27    | `AUDIO_FILE_ENCODING_ALAW_8`    | `SND_FORMAT_ALAW_8`    | `alaw`, 8 bits         |
+///
+/// Every other value (0 unspecified, 8…22 NeXT DSP/indirect/compressed, 23…26 G.721/G.722/G.723
+/// ADPCM, …) is not mapped: the parser throws `unsupportedDataFormat` (`fmt?`).
+enum NeXTEncoding: UInt32 {
+    case muLaw8 = 1
+    case linear8 = 2
+    case linear16 = 3
+    case linear24 = 4
+    case linear32 = 5
+    case float32 = 6
+    case float64 = 7
+    case aLaw8 = 27
+
+    /// Bytes one sample of one channel occupies.
+    var bytesPerSample: Int {
+        switch self {
+        case .muLaw8, .aLaw8, .linear8: return 1
+        case .linear16: return 2
+        case .linear24: return 3
+        case .linear32, .float32: return 4
+        case .float64: return 8
+        }
+    }
+
+    /// The CoreAudio description of `channels` interleaved channels in this encoding.
+    ///
+    /// µ-law and A-law: `formatFlags` 0, 8 bits per channel, one byte per sample (CoreAudio's
+    /// description of G.711 data). Linear encodings: `StreamDescription.linearPCM` with big-endian
+    /// signed integers (8-bit samples are signed in `.au`) or big-endian IEEE floats.
+    func streamDescription(sampleRate: Double, channels: UInt32) -> StreamDescription {
+        let bits = UInt32(bytesPerSample * 8)
+        switch self {
+        case .muLaw8, .aLaw8:
+            return StreamDescription(
+                sampleRate: sampleRate, formatID: self == .muLaw8 ? .uLaw : .aLaw, formatFlags: 0,
+                bytesPerPacket: channels, framesPerPacket: 1, bytesPerFrame: channels, channelsPerFrame: channels,
+                bitsPerChannel: 8)
+        case .linear8, .linear16, .linear24, .linear32:
+            return .linearPCM(
+                sampleRate: sampleRate, channels: channels, validBits: bits, containerBits: bits, isFloat: false,
+                isBigEndian: true, isSigned: true)
+        case .float32, .float64:
+            return .linearPCM(
+                sampleRate: sampleRate, channels: channels, validBits: bits, containerBits: bits, isFloat: true,
+                isBigEndian: true)
+        }
+    }
+}
