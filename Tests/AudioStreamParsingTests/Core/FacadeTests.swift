@@ -16,9 +16,36 @@ struct FacadeTests {
         sampleRate: 8000, formatID: .linearPCM, formatFlags: LinearPCMFlags.isSignedInteger | LinearPCMFlags.isPacked,
         bytesPerPacket: 4, framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)
 
+    /// A hand-built file and what its specification says it holds.
+    struct Sample: Sendable, CustomStringConvertible {
+        var name: String
+        var bytes: [UInt8]
+        var fileType: AudioFileType
+        var format: StreamDescription
+        var dataOffset: Int64
+        var byteCount: UInt64
+        var description: String { name }
+    }
+
+    /// The WAVE above, and a NeXT/Sun .au of 100 16-bit mono frames at 8000 Hz: 24-byte header (magic,
+    /// offset 24, size 200, encoding 3 = 16-bit linear, rate, channels), big-endian signed samples
+    /// (Signed | BigEndian | Packed, 2 bytes per frame).
+    static let samples: [Sample] = [
+        Sample(
+            name: "wave", bytes: wave, fileType: .wave, format: waveFormat, dataOffset: 44, byteCount: 400),
+        Sample(
+            name: "au", bytes: SyntheticFiles.au(), fileType: .next,
+            format: StreamDescription(
+                sampleRate: 8000, formatID: .linearPCM,
+                formatFlags: LinearPCMFlags.isSignedInteger | LinearPCMFlags.isBigEndian | LinearPCMFlags.isPacked,
+                bytesPerPacket: 2, framesPerPacket: 1, bytesPerFrame: 2, channelsPerFrame: 1, bitsPerChannel: 16),
+            dataOffset: 24, byteCount: 200),
+    ]
+
     // MARK: Re-entrancy
 
-    @Test func parseFinishAndSeekFromACallbackThrowNope() throws {
+    @Test(arguments: samples)
+    func parseFinishAndSeekFromACallbackThrowNope(_ sample: Sample) throws {
         let parser = AudioStreamParser()
         var fromListener: [String: AudioStreamError.Code] = [:]
         var fromPackets: [String: AudioStreamError.Code] = [:]
@@ -33,7 +60,7 @@ struct FacadeTests {
         parser.packetsHandler = { [unowned parser] _ in
             if fromPackets.isEmpty { probe(parser, into: &fromPackets) }
         }
-        try parser.parse(Self.wave)
+        try parser.parse(sample.bytes)
         try parser.finish()
         let nope = ["parse": AudioStreamError.Code.illegalOperation, "finish": .illegalOperation, "seek": .illegalOperation]
         #expect(fromListener == nope)
@@ -117,25 +144,26 @@ struct FacadeTests {
         #expect(Self.error { _ = try parser.seek(toPacket: 0) }?.code == .dataUnavailable)
     }
 
-    @Test func valueOfAfterTheHeader() throws {
+    @Test(arguments: samples)
+    func valueOfAfterTheHeader(_ sample: Sample) throws {
         let parser = AudioStreamParser()
         var readableInListener: [AudioStreamPropertyID] = []
         parser.propertyListener = { p, id in
             if (try? p.value(of: id)) != nil { readableInListener.append(id) }
         }
-        // The header only (no data bytes): 44 bytes.
-        try parser.parse(Self.wave[..<SyntheticFiles.plainWaveDataOffset])
+        // The header only (no data bytes).
+        try parser.parse(sample.bytes[..<Int(sample.dataOffset)])
         #expect(parser.isReadyToProducePackets)
-        #expect(parser.fileFormat == .wave)
-        #expect(parser.dataFormat == Self.waveFormat)
-        #expect(parser.dataOffset == 44)
-        #expect(parser.audioDataByteCount == 400)
+        #expect(parser.fileFormat == sample.fileType)
+        #expect(parser.dataFormat == sample.format)
+        #expect(parser.dataOffset == sample.dataOffset)
+        #expect(parser.audioDataByteCount == sample.byteCount)
         #expect(parser.audioDataPacketCount == 100)
-        #expect(try parser.value(of: .dataFormat) == .dataFormat(Self.waveFormat))
-        #expect(try parser.value(of: .fileFormat) == .fileFormat(.wave))
-        #expect(try parser.value(of: .dataOffset) == .dataOffset(44))
+        #expect(try parser.value(of: .dataFormat) == .dataFormat(sample.format))
+        #expect(try parser.value(of: .fileFormat) == .fileFormat(sample.fileType))
+        #expect(try parser.value(of: .dataOffset) == .dataOffset(sample.dataOffset))
         #expect(try parser.value(of: .readyToProducePackets) == .readyToProducePackets)
-        // PCM WAVE carries no magic cookie and no packet table: unknown, not "more data needed".
+        // PCM WAVE and .au carry no magic cookie and no packet table: unknown, not "more data needed".
         #expect(Self.error { _ = try parser.value(of: .magicCookieData) }?.code == .valueUnknown)
         #expect(Self.error { _ = try parser.value(of: .packetTableInfo) }?.code == .valueUnknown)
         #expect(readableInListener.contains(.dataFormat))
@@ -190,9 +218,9 @@ struct FacadeTests {
 
     /// Fed whole, every batch points into the caller's buffer (no copy); fed in chunks that cut frames,
     /// the handler still sees each packet's exact bytes without copying anything itself.
-    @Test(arguments: [Chunking.whole, .fixed(3), .bytewise, .random(seed: 9, maxSize: 11)])
-    func packetBytesAreValidInsideTheHandler(_ chunking: Chunking) throws {
-        let input = Self.wave
+    @Test(arguments: samples, [Chunking.whole, .fixed(3), .bytewise, .random(seed: 9, maxSize: 11)])
+    func packetBytesAreValidInsideTheHandler(_ sample: Sample, _ chunking: Chunking) throws {
+        let input = sample.bytes
         let parser = AudioStreamParser()
         var checked = 0
         var wrong: [Int64] = []
