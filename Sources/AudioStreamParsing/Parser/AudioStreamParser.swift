@@ -95,8 +95,10 @@ public final class AudioStreamParser {
         do throws(AudioStreamError) {
             try run()
         } catch {
+            // Deliver what was queued while the chunk is still readable, then let it go.
+            let failure = fail(error)
             context.window.endChunk()
-            throw fail(error)
+            throw failure
         }
         context.window.endChunk()
         if context.window.readable > options.limits.maxBufferedBytes {

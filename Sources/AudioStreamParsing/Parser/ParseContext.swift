@@ -61,7 +61,21 @@ struct ParseContext {
 
     /// Announces the properties known when the audio data is reached, in the listener order Apple
     /// clients expect, then `dataOffset` and `readyToProducePackets`.
+    ///
+    /// When `values` has a `dataFormat` but no `formatList`, the format list is the one item CoreAudio
+    /// reports by default: the data format with the channel layout's tag (or 0).
     mutating func publishHeader(_ values: [AudioStreamPropertyValue], dataOffset: Int64) {
+        var values = values
+        if !values.contains(where: { $0.id == .formatList }),
+            let format = values.lazy.compactMap({ v -> StreamDescription? in
+                if case .dataFormat(let d) = v { return d } else { return nil }
+            }).first
+        {
+            let tag = values.lazy.compactMap({ v -> UInt32? in
+                if case .channelLayout(let l) = v { return l.tag } else { return nil }
+            }).first ?? 0
+            values.append(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: tag)]))
+        }
         for value in values.sorted(by: { $0.announcementOrder < $1.announcementOrder }) {
             announce(value)
         }

@@ -106,8 +106,8 @@ struct NeXTTests {
     func listenerOrder() throws {
         let log = ParseRunner.run(try NeXTFixtures.bytes("au/pcm_mulaw-8000-1ch-annotation.au"), chunking: .whole)
         #expect(
-            Array(log.propertyOrder.prefix(11)) == [
-                .fileFormat, .dataFormat, .audioDataByteCount, .audioDataPacketCount, .maximumPacketSize,
+            Array(log.propertyOrder.prefix(12)) == [
+                .fileFormat, .dataFormat, .formatList, .audioDataByteCount, .audioDataPacketCount, .maximumPacketSize,
                 .packetSizeUpperBound, .averageBytesPerPacket, .bitRate, .infoDictionary, .restrictsRandomAccess,
                 .dataOffset,
             ])

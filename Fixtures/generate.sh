@@ -1,0 +1,360 @@
+#!/usr/bin/env bash
+# Regenerates every chunk-container fixture (WAVE/RF64/BW64/RIFX, AIFF/AIFC, CAF,
+# NeXT/Sun .au) plus Fixtures/malformed/ from real encoders and deterministic
+# sources. Idempotent; run from any directory:
+#
+#     Fixtures/generate.sh && Fixtures/make-oracle.sh
+#
+# Needs: ffmpeg/ffprobe 5.1 (Debian 12), sox 14.4.2 (+libsox-fmt-all),
+# sndfile-programs (libsndfile 1.2.0: sndfile-convert, sndfile-metadata-set),
+# python3. Every command run is recorded in the provenance table of README.md
+# (between the provenance markers), which this script rewrites.
+#
+# Variables that appear in the recorded commands:
+#   $FF   ffmpeg -hide_banner -loglevel error -nostdin -y
+#   $BX   -fflags +bitexact -flags +bitexact -map_metadata -1   (ffmpeg output options)
+#   $SIG  the lavfi filtergraph named in the "signal" column
+#   $OUT  the fixture path (relative to Fixtures/)
+#   $T    a scratch directory (intermediate files, deleted afterwards)
+#   $DERIVE  python3 tools/derive.py
+set -euo pipefail
+export PYTHONDONTWRITEBYTECODE=1
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$HERE"
+
+for tool in ffmpeg ffprobe sox sndfile-convert sndfile-metadata-set python3; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: missing $tool" >&2; exit 1; }
+done
+
+export LC_ALL=C TZ=UTC
+FF="ffmpeg -hide_banner -loglevel error -nostdin -y"
+BX="-fflags +bitexact -flags +bitexact -map_metadata -1"
+DERIVE="python3 tools/derive.py"
+T="$(mktemp -d)"
+trap 'rm -rf "$T"' EXIT
+
+DIRS=(wav aiff caf au malformed)
+# Remove previous media files of these folders (oracle JSON is make-oracle.sh's job;
+# it deletes oracles whose fixture is gone).
+for d in "${DIRS[@]}"; do
+    mkdir -p "$d"
+    find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+done
+
+PROV="$T/provenance.tsv"
+: > "$PROV"
+
+# ------------------------------------------------------------------ signals
+# sine RATE DUR CH: one `sine` source per channel (440, 550, 660, 770, 880, 990 Hz),
+# joined in channel order. The `sine` source is integer/table based: bit-exact.
+layout_for() { case "$1" in 1) echo mono;; 2) echo stereo;; 6) echo 5.1;; *) echo "${1}c";; esac; }
+FREQS=(440 550 660 770 880 990)
+sine() {
+    local rate=$1 dur=$2 ch=$3 i g="" labels=""
+    if [ "$ch" -eq 1 ]; then
+        SIG="sine=frequency=440:sample_rate=$rate:duration=$dur"
+    else
+        for ((i = 0; i < ch; i++)); do
+            g+="sine=frequency=${FREQS[$i]}:sample_rate=$rate:duration=$dur[c$i];"
+            labels+="[c$i]"
+        done
+        SIG="${g}${labels}join=inputs=$ch:channel_layout=$(layout_for "$ch")"
+    fi
+    if [ "$ch" -eq 1 ]; then SIGDESC="sine 440 Hz"; else SIGDESC="sine ${FREQS[*]:0:$ch} Hz (one per channel)"; fi
+    SIGDESC+=", $rate Hz, $dur s, ${ch} ch"
+}
+# noise RATE DUR CH SEED: white noise (anoisesrc, amplitude 0.5), seeds SEED, SEED+1, ...
+# per channel. Used for 24/32-bit and float files so that low-order bytes are not zero.
+noise() {
+    local rate=$1 dur=$2 ch=$3 seed=$4 i g="" labels=""
+    if [ "$ch" -eq 1 ]; then
+        SIG="anoisesrc=color=white:sample_rate=$rate:duration=$dur:amplitude=0.5:seed=$seed"
+    else
+        for ((i = 0; i < ch; i++)); do
+            g+="anoisesrc=color=white:sample_rate=$rate:duration=$dur:amplitude=0.5:seed=$((seed + i))[c$i];"
+            labels+="[c$i]"
+        done
+        SIG="${g}${labels}join=inputs=$ch:channel_layout=$(layout_for "$ch")"
+    fi
+    if [ "$ch" -eq 1 ]; then SIGDESC="white noise seed $seed"; else SIGDESC="white noise seeds $seed..$((seed + ch - 1))"; fi
+    SIGDESC+=", $rate Hz, $dur s, ${ch} ch"
+}
+
+# mk OUT EXERCISES NOTES COMMAND
+# Runs COMMAND (a shell string using $FF $BX $SIG $OUT $T $DERIVE) and records it.
+mk() {
+    OUT="$1"
+    local what="$2" notes="$3" cmd="$4"
+    eval "$cmd"
+    [ -s "$OUT" ] || [ "${ALLOW_EMPTY:-0}" = 1 ] || { echo "generate.sh: $OUT was not written" >&2; exit 1; }
+    printf '%s\t%s\t%s\t%s\t%s\n' "$OUT" "$cmd" "$SIGDESC" "$what" "$notes" >> "$PROV"
+}
+# the plain ffmpeg recipe: mk_ff OUT EXERCISES NOTES <ffmpeg output options...>
+mk_ff() {
+    local out="$1" what="$2" notes="$3"; shift 3
+    mk "$out" "$what" "$notes" "\$FF -filter_complex \"\$SIG\" \$BX $* \"\$OUT\""
+}
+
+# ======================================================================= WAVE
+# ---- plain PCM, every sample format
+sine 8000 0.3 1
+mk_ff wav/pcm_u8-8000-1ch.wav "8-bit unsigned PCM (fmt tag 1, 16-byte fmt)" "" -c:a pcm_u8
+sine 22050 0.1 1
+mk_ff wav/pcm_u8-22050-1ch-odd.wav "odd data size (2205 bytes) followed by a pad byte; RIFF size counts the pad" "" -c:a pcm_u8
+sine 8000 0.3 1
+mk_ff wav/pcm_s16le-8000-1ch.wav "16-bit PCM mono at 8 kHz, canonical 44-byte header" "" -c:a pcm_s16le
+sine 44100 0.2 2
+mk_ff wav/pcm_s16le-44100-2ch.wav "canonical 16-bit stereo WAVE" "" -c:a pcm_s16le
+sine 96000 0.1 2
+mk_ff wav/pcm_s16le-96000-2ch.wav "96 kHz; ffmpeg writes WAVE_FORMAT_EXTENSIBLE (0xFFFE) because rate > 48 kHz" "" -c:a pcm_s16le
+sine 48000 0.1 6
+mk_ff wav/pcm_s16le-48000-6ch.wav "6-channel 5.1 WAVE_FORMAT_EXTENSIBLE, dwChannelMask 0x3F, KSDATAFORMAT_SUBTYPE_PCM" "" -c:a pcm_s16le
+noise 44100 0.1 2 1
+mk_ff wav/pcm_s24le-44100-2ch.wav "24-bit stereo WAVE_FORMAT_EXTENSIBLE (cbSize 22, wValidBitsPerSample 24, mask 0x3)" "" -c:a pcm_s24le
+noise 48000 0.1 2 3
+mk wav/pcm_s24le-48000-2ch-plainfmt.wav "24-bit PCM with a plain 16-byte fmt (tag 1, no extensible)" "sox wavpcm type forces the non-extensible header" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/s24.wav" && sox -D "$T/s24.wav" -t wavpcm "$OUT"'
+noise 48000 0.1 2 5
+mk_ff wav/pcm_s32le-48000-2ch.wav "32-bit integer PCM, extensible" "" -c:a pcm_s32le
+noise 44100 0.1 2 7
+mk_ff wav/pcm_f32le-44100-2ch.wav "32-bit float, extensible with KSDATAFORMAT_SUBTYPE_IEEE_FLOAT, plus fact chunk" "" -c:a pcm_f32le
+noise 48000 0.1 1 9
+mk wav/pcm_f32le-48000-1ch-sox.wav "32-bit float with plain fmt tag 3 (WAVE_FORMAT_IEEE_FLOAT, 18-byte fmt, cbSize 0) and fact" "sox" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_f32le "$T/f32.wav" && sox -V1 -D "$T/f32.wav" -t wav -e floating-point -b 32 "$OUT"'
+noise 44100 0.1 1 10
+mk_ff wav/pcm_f64le-44100-1ch.wav "64-bit float, extensible IEEE_FLOAT subtype, fact" "" -c:a pcm_f64le
+# ---- companded and ADPCM
+sine 8000 0.3 1
+mk_ff wav/pcm_alaw-8000-1ch.wav "A-law (tag 6), 18-byte fmt with cbSize 0, fact chunk" "" -c:a pcm_alaw
+mk_ff wav/pcm_mulaw-8000-1ch.wav "mu-law (tag 7), 18-byte fmt, fact chunk" "" -c:a pcm_mulaw
+sine 22050 0.3 1
+mk_ff wav/adpcm_ima_wav-22050-1ch.wav "IMA ADPCM (tag 0x11), block_align 1024, samplesPerBlock 2041, fact" "ffprobe groups several blocks per packet" -c:a adpcm_ima_wav
+mk_ff wav/adpcm_ms-22050-1ch.wav "MS ADPCM (tag 2) with coefficient table in fmt (cbSize 32), fact" "ffprobe groups several blocks per packet" -c:a adpcm_ms
+sine 44100 0.3 2
+mk_ff wav/adpcm_ima_wav-44100-2ch.wav "IMA ADPCM stereo (block_align 1024, 1017 samples per block)" "ffprobe groups several blocks per packet" -c:a adpcm_ima_wav
+mk_ff wav/adpcm_ms-44100-2ch.wav "MS ADPCM stereo (block_align 1024, 1012 samples per block)" "ffprobe groups several blocks per packet" -c:a adpcm_ms
+sine 8000 0.3 1
+mk wav/adpcm_ima_wav-8000-1ch-sox.wav "IMA ADPCM from a second encoder (sox: block_align 256, 505 samples per block)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/ima.wav" && sox -D "$T/ima.wav" -t wav -e ima-adpcm "$OUT"'
+mk wav/adpcm_ms-8000-1ch-sox.wav "MS ADPCM from sox (block_align 256, 500 samples per block)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/ms.wav" && sox -D "$T/ms.wav" -t wav -e ms-adpcm "$OUT"'
+sine 44100 0.2 2
+mk_ff wav/mp3-44100-2ch.wav "MPEG Layer III in WAVE (tag 0x55, MPEGLAYER3WAVEFORMAT, 30-byte fmt), fact" "ffprobe: one MP3 frame per packet" -c:a libmp3lame -b:a 64k
+# ---- metadata chunks
+sine 44100 0.1 2
+mk_ff wav/pcm_s16le-44100-2ch-info.wav "LIST/INFO before data: INAM IART IPRD ICMT ICRD IGNR ICOP IPRT; odd-size sub-chunks (ICRD 11 bytes) with pad" "" \
+    -c:a pcm_s16le -metadata title="'Test Title'" -metadata artist="'Test Artist'" -metadata album="'Test Album'" \
+    -metadata comment="'A comment'" -metadata date=2024-05-06 -metadata genre=Electronic -metadata copyright=CC0 -metadata track=3
+sine 48000 0.1 2
+mk_ff wav/pcm_s16le-48000-2ch-bext.wav "bext (EBU Tech 3285) chunk before data: description, originator, reference, date/time, time reference, UMID, coding history" "" \
+    -c:a pcm_s16le -write_bext 1 -metadata description="'Bext description'" -metadata originator=Fixtures \
+    -metadata originator_reference=REF0001 -metadata origination_date=2024-05-06 -metadata origination_time=12:34:56 \
+    -metadata time_reference=12345 -metadata coding_history="'A=PCM,F=48000,W=16,M=stereo,T=ffmpeg'" \
+    -metadata umid=0x060A2B340101010101010F0013000000
+sine 44100 0.1 2
+mk_ff wav/pcm_s16le-44100-2ch-peak.wav "a real chunk after data: ffmpeg -write_peak on appends a levl (peak envelope) chunk" "" -c:a pcm_s16le -write_peak on
+mk wav/pcm_s16le-44100-2ch-id3.wav "an 'id3 ' chunk (84-byte ID3v2.3 tag: TIT2/TPE1/TALB) after data" \
+    "derived: the ID3 payload is the 'ID3 ' chunk ffmpeg's AIFF muxer wrote (-write_id3v2 1 -id3v2_version 3), inserted by tools/derive.py; ffprobe 5.1 does show these tags (title/artist/album)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16be -write_id3v2 1 -id3v2_version 3 -metadata title="ID3 Title" -metadata artist="ID3 Artist" -metadata album="ID3 Album" "$T/id3.aiff" && $FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/id3.wav" && $DERIVE insert "$T/id3.wav" "$OUT" --id "id3 " --payload-of "$T/id3.aiff:ID3 " --after data'
+sine 22050 0.1 1
+mk wav/pcm_s16le-22050-1ch-oddchunk.wav "an unknown odd-size chunk ('ODDc', 7 bytes + pad byte) between fmt and data" \
+    "derived: ffmpeg WAV + chunk inserted by tools/derive.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/odd.wav" && $DERIVE insert "$T/odd.wav" "$OUT" --id ODDc --text ABCDEFG --before data'
+mk wav/pcm_s16le-22050-1ch-list-after-data.wav "LIST/INFO moved after data (tags only known at the end)" \
+    "derived: ffmpeg WAV with metadata, LIST chunk moved after data by tools/derive.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -metadata title="After Data" -metadata artist="Fixture Artist" "$T/la.wav" && $DERIVE move "$T/la.wav" "$OUT" --id LIST --after data'
+mk wav/pcm_s16le-22050-1ch-sndfile-info-after-data.wav "LIST/INFO after data as libsndfile really writes it (sndfile-metadata-set): INAM/IART/ICMT, NUL-padded values" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/sf.wav" && sndfile-metadata-set --str-title "Sine A440" --str-artist "Fixture Artist" --str-comment "LIST after data" "$T/sf.wav" "$OUT" >/dev/null'
+# ---- streaming / unknown sizes
+sine 44100 0.1 2
+mk wav/pcm_s16le-44100-2ch-pipe.wav "RIFF and data sizes 0xFFFFFFFF (ffmpeg writing to a pipe): read data to end of file" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -f wav - | cat > "$OUT"'
+sine 8000 0.1 1
+mk wav/pcm_s16le-8000-1ch-sox-pipe.wav "sox writing to a pipe (input of unknown length): RIFF size 0x7FFFF024, data size 0x7FFFF000 (placeholders far beyond EOF)" "ffprobe reads to EOF" \
+    '$FF -filter_complex "$SIG" $BX -f s16le - | sox -V1 -t raw -r 8000 -c 1 -b 16 -e signed-integer - -t wav - | cat > "$OUT"'
+sine 44100 0.1 2
+mk wav/pcm_s16le-44100-2ch-datasize0.wav "RIFF size 0 and data size 0 but 17640 bytes of audio follow (streaming writer that never patched the header)" \
+    "derived: ffmpeg pipe output with both size fields set to 0 by tools/derive.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -f wav - | cat > "$T/d0.wav" && $DERIVE set-sizes "$T/d0.wav" "$OUT" --riff 0 --chunk data=0'
+mk wav/pcm_s16le-44100-2ch-empty.wav "a valid file with zero audio frames (data size 0, nothing after it)" "" \
+    '$FF -filter_complex "$SIG,atrim=end_sample=0" $BX -c:a pcm_s16le "$OUT"'
+# ---- byte order and 64-bit variants
+sine 44100 0.1 2
+mk wav/pcm_s16be-44100-2ch-rifx.wav "RIFX: big-endian RIFF sizes, fmt fields and samples" "sox -B. ffprobe 5.1 reports codec pcm_s16le (and decodes byte-swapped noise): the oracle codec_name is wrong, packets/sizes are right; expect big-endian 16-bit" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/rifx.wav" && sox -D "$T/rifx.wav" -B -t wav "$OUT"'
+mk_ff wav/pcm_s16le-44100-2ch-rf64.wav "RF64 (EBU Tech 3306): RIFF size and data size 0xFFFFFFFF, real sizes in ds64 (28-byte, table length 0)" "" -c:a pcm_s16le -rf64 always
+mk wav/pcm_s16le-44100-2ch-rf64-pipe.wav "RF64 written to a pipe: ds64 all zero, data size 0xFFFFFFFF" \
+    "ffprobe finds the stream but reports 0 packets: oracle unusable for packets; expected: data runs to end of file (17640 bytes, 4410 frames) per EBU Tech 3306 streaming practice" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -rf64 always -f wav - | cat > "$OUT"'
+mk wav/pcm_s16le-44100-2ch-bw64.wav "BW64 (ITU-R BS.2088) magic with ds64" \
+    "derived: ffmpeg RF64 output with the magic changed to BW64 by tools/derive.py (BS.2088 keeps the RF64 layout); ffprobe 5.1 reads BW64 like RF64" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -rf64 always "$T/bw.wav" && $DERIVE magic "$T/bw.wav" "$OUT" BW64'
+sine 8000 0.1 1
+mk wav/pcm_s16le-8000-1ch-rf64-sndfile.wav "RF64 from a second writer (libsndfile): ds64 then extensible fmt" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/sf64.wav" && sndfile-convert -pcm16 "$T/sf64.wav" "$T/sf64.rf64" && cp "$T/sf64.rf64" "$OUT"'
+
+# ======================================================================= AIFF
+sine 8000 0.3 1
+mk_ff aiff/pcm_s8-8000-1ch.aiff "AIFF 8-bit signed, 18-byte COMM" "" -c:a pcm_s8
+sine 22050 0.1 1
+mk_ff aiff/pcm_s8-22050-1ch-odd.aiff "odd SSND size (2205 + 8) with a pad byte" "" -c:a pcm_s8
+sine 44100 0.2 2
+mk_ff aiff/pcm_s16be-44100-2ch.aiff "canonical AIFF 16-bit stereo" "" -c:a pcm_s16be
+noise 48000 0.1 2 11
+mk_ff aiff/pcm_s24be-48000-2ch.aiff "AIFF 24-bit" "" -c:a pcm_s24be
+noise 96000 0.1 1 13
+mk_ff aiff/pcm_s32be-96000-1ch.aiff "AIFF 32-bit, 96 kHz (extended-float rate 0x400F BB80...)" "" -c:a pcm_s32be
+sine 22050 0.1 1
+mk_ff aiff/pcm_s16be-22050-1ch-text.aiff "NAME, AUTH, (c) , ANNO text chunks before COMM (ffmpeg pads odd strings with a NUL inside the chunk size)" "" \
+    -c:a pcm_s16be -metadata title="'Sine A440'" -metadata author="'Fixture Author'" -metadata copyright="'Public domain'" -metadata comment="'Annotation text'"
+mk aiff/pcm_s16be-22050-1ch-sndfile-text.aiff "text chunks after COMM as libsndfile writes them: NAME (9 bytes), (c)  (13), AUTH, ANNO (15): odd sizes followed by pad bytes" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -metadata title="Sine A440" -metadata artist="Fixture Artist" -metadata copyright="Public domain" -metadata comment="Annotation text" "$T/sft.wav" && sndfile-convert "$T/sft.wav" "$OUT" >/dev/null'
+sine 44100 0.1 2
+mk_ff aiff/pcm_s16be-44100-2ch-id3.aiff "'ID3 ' chunk (84-byte ID3v2.4 tag: TIT2/TPE1/TALB) after SSND; ffmpeg also writes a NAME chunk for the title" "ffprobe shows the ID3 tags" \
+    -c:a pcm_s16be -write_id3v2 1 -metadata title="'ID3 Title'" -metadata artist="'ID3 Artist'" -metadata album="'ID3 Album'"
+sine 8000 0.1 1
+mk aiff/pcm_s16be-8000-1ch-comt.aiff "COMT (comments) chunk written by sox before COMM" \
+    "derived: sox output with the COMT timeStamp (wall clock) set to 0 by tools/derive.py for reproducibility; ffprobe does not show COMT" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/comt.wav" && sox -D "$T/comt.wav" --comment "Hello from SoX" -t aiff "$T/comt.aiff" && $DERIVE aiff-comt-timestamp "$T/comt.aiff" "$OUT" --value 0'
+sine 44100 0.1 2
+mk aiff/pcm_s16be-44100-2ch-pipe.aiff "ffmpeg AIFF to a pipe: FORM size 0, numSampleFrames 0, SSND size 0, audio follows to EOF" "ffprobe fails (Invalid data, ok false): oracle unusable; expected by hand: pcm_s16be 44100 Hz 2 ch, audio from offset 54 to EOF = 17640 bytes = 4410 frames" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16be -f aiff - | cat > "$OUT"'
+sine 8000 0.1 1
+mk aiff/pcm_s16be-8000-1ch-sox-pipe.aiff "sox AIFF to a pipe: placeholder sizes (FORM 0x7F00002E, numSampleFrames 0x3F800000, SSND 0x7F000008) far beyond EOF" "ffprobe reads to EOF but reports nb_frames/duration_ts 1065353216 from COMM" \
+    '$FF -filter_complex "$SIG" $BX -f s16le - | sox -V1 -t raw -r 8000 -c 1 -b 16 -e signed-integer - --comment "" -t aiff - | cat > "$OUT"'
+# ---- AIFC
+sine 44100 0.1 2
+mk aiff/pcm_s16be-44100-2ch-none.aifc "AIFC with FVER, compressionType NONE, name 'not compressed'" "sox" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/none.wav" && sox -D "$T/none.wav" -t aifc "$OUT"'
+mk aiff/pcm_s16be-44100-2ch-twos.aifc "AIFC compressionType 'twos' (big-endian signed 16-bit, QuickTime name)" \
+    "derived: the sox NONE file with compressionType changed to twos by tools/derive.py (identical data layout)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/twos.wav" && sox -D "$T/twos.wav" -t aifc "$T/twos.aifc" && $DERIVE aifc-compression "$T/twos.aifc" "$OUT" --type twos --name ""'
+mk_ff aiff/pcm_s16le-44100-2ch-sowt.aifc "AIFC 'sowt' (little-endian 16-bit)" "" -c:a pcm_s16le -f aiff
+noise 44100 0.1 1 15
+mk_ff aiff/pcm_f32be-44100-1ch-fl32.aifc "AIFC 'fl32' 32-bit float" "" -c:a pcm_f32be -f aiff
+noise 44100 0.1 1 16
+mk_ff aiff/pcm_f64be-44100-1ch-fl64.aifc "AIFC 'fl64' 64-bit float" "" -c:a pcm_f64be -f aiff
+sine 8000 0.3 1
+mk_ff aiff/pcm_mulaw-8000-1ch-ulaw.aifc "AIFC 'ulaw' (sampleSize 8 in COMM)" "" -c:a pcm_mulaw -f aiff
+mk_ff aiff/pcm_alaw-8000-1ch-alaw.aifc "AIFC 'alaw'" "" -c:a pcm_alaw -f aiff
+mk_ff aiff/pcm_u8-8000-1ch-raw.aifc "AIFC 'raw ' (8-bit unsigned)" "" -c:a pcm_u8 -f aiff
+sine 22050 0.3 1
+mk_ff aiff/adpcm_ima_qt-22050-1ch-ima4.aifc "AIFC 'ima4': 34-byte packets of 64 frames; ffmpeg writes numSampleFrames = packet count (104)" "" -c:a adpcm_ima_qt -f aiff
+sine 44100 0.3 2
+mk_ff aiff/adpcm_ima_qt-44100-2ch-ima4.aifc "AIFC 'ima4' stereo: 68-byte packets (34 per channel)" "" -c:a adpcm_ima_qt -f aiff
+noise 48000 0.1 2 17
+mk aiff/pcm_s24be-48000-2ch-none.aifc "AIFC NONE 24-bit" "sox" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/n24.wav" && sox -D "$T/n24.wav" -t aifc "$OUT"'
+mk aiff/pcm_s24be-48000-2ch-in24.aifc "AIFC 'in24' (big-endian 24-bit integer)" \
+    "derived: sox NONE 24-bit AIFC with compressionType changed to in24 by tools/derive.py (identical data layout)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/i24.wav" && sox -D "$T/i24.wav" -t aifc "$T/i24.aifc" && $DERIVE aifc-compression "$T/i24.aifc" "$OUT" --type in24 --name ""'
+noise 48000 0.1 1 19
+mk aiff/pcm_s32be-48000-1ch-in32.aifc "AIFC 'in32' (big-endian 32-bit integer)" \
+    "derived: sox NONE 32-bit AIFC with compressionType changed to in32 by tools/derive.py (identical data layout)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s32le "$T/i32.wav" && sox -D "$T/i32.wav" -t aifc "$T/i32.aifc" && $DERIVE aifc-compression "$T/i32.aifc" "$OUT" --type in32 --name ""'
+sine 44100 0.1 2
+mk aiff/pcm_s16be-44100-2ch-nocompression.aifc "FORM type AIFC but an 18-byte COMM without compressionType/name (seen in old writers): treat as NONE" \
+    "derived: sox NONE AIFC with COMM cut to 18 bytes by tools/derive.py; ffprobe 5.1 reads it as pcm_s16be" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/nc.wav" && sox -D "$T/nc.wav" -t aifc "$T/nc.aifc" && $DERIVE aifc-strip-compression "$T/nc.aifc" "$OUT"'
+
+# ======================================================================== CAF
+sine 44100 0.2 2
+mk_ff caf/pcm_s16le-44100-2ch.caf "CAF lpcm little-endian 16-bit (formatFlags 2), chan chunk (kAudioChannelLayoutTag_Stereo), data edit count" "" -c:a pcm_s16le
+noise 48000 0.1 2 21
+mk_ff caf/pcm_s24le-48000-2ch.caf "CAF lpcm 24-bit little-endian" "" -c:a pcm_s24le
+noise 44100 0.1 1 22
+mk_ff caf/pcm_f32le-44100-1ch.caf "CAF lpcm float (formatFlags 3)" "" -c:a pcm_f32le
+sine 8000 0.3 1
+mk_ff caf/pcm_s8-8000-1ch.caf "CAF lpcm 8-bit signed" "" -c:a pcm_s8
+mk_ff caf/pcm_mulaw-8000-1ch.caf "CAF ulaw" "" -c:a pcm_mulaw
+mk_ff caf/pcm_alaw-8000-1ch.caf "CAF alaw" "" -c:a pcm_alaw
+sine 48000 0.1 6
+mk_ff caf/pcm_s16le-48000-6ch.caf "CAF 6 channels, chan chunk with layout tag 0x00790006 (kAudioChannelLayoutTag_MPEG_5_1_A)" "ffprobe maps the tag back to 5.1(side), not the 5.1 that was written" -c:a pcm_s16le
+sine 8000 0.1 1
+mk caf/pcm_s16be-8000-1ch-free.caf "CAF from libsndfile: big-endian lpcm, a 'free' chunk pads the header so audio starts at 4096" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/free.wav" && sndfile-convert -pcm16 "$T/free.wav" "$T/free.caf" && cp "$T/free.caf" "$OUT"'
+sine 44100 0.2 2
+mk_ff caf/alac-44100-2ch.caf "ALAC: 48-byte kuki ('frma' atom + 36-byte 'alac' atom), pakt after data with varints, 4096 frames per packet" "ffprobe: duration null per packet; nb_frames = packets x 4096 (pakt priming/remainder ignored)" -c:a alac
+SIG="anullsrc=r=8000:cl=mono,atrim=end_sample=10000"; SIGDESC="digital silence, 8000 Hz, 10000 frames, 1 ch"
+mk_ff caf/alac-8000-1ch-silence.caf "small ALAC mono: 3 packets (4096, 4096, 1808 frames), 1-byte pakt varints; source of the malformed pakt/kuki cases" "ffmpeg writes mNumberValidFrames 12288 (3 x 4096) and remainder 0, although only 10000 frames were encoded" -c:a alac
+sine 44100 0.2 2
+mk caf/alac-44100-2ch-sndfile.caf "ALAC from libsndfile: 24-byte ALACSpecificConfig kuki (no atom header), pakt before data with remainder frames" "ffprobe ignores the pakt remainder" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/alac.wav" && sndfile-convert -alac16 "$T/alac.wav" "$T/alac.caf" && cp "$T/alac.caf" "$OUT"'
+sine 44100 0.3 2
+mk_ff caf/adpcm_ima_qt-44100-2ch.caf "CAF ima4: 68-byte packets of 64 frames (bytesPerPacket/framesPerPacket in desc)" "" -c:a adpcm_ima_qt
+noise 48000 0.2 1 23
+mk_ff caf/opus-48000-1ch.caf "Opus in CAF (framesPerPacket 960, no kuki), pakt after data" "" -c:a libopus -b:a 32k
+noise 48000 0.2 2 24
+mk_ff caf/opus-48000-2ch.caf "Opus stereo in CAF" "" -c:a libopus -b:a 48k
+sine 44100 0.2 2
+mk_ff caf/mp3-44100-2ch.caf "MPEG Layer III in CAF ('.mp3', 1152 frames per packet, pakt)" "" -c:a libmp3lame -b:a 64k
+sine 44100 0.1 2
+mk caf/pcm_s16le-44100-2ch-pipe.caf "data chunk size -1 (ffmpeg writing to a pipe): audio runs to end of file" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -f caf - | cat > "$OUT"'
+mk_ff caf/pcm_s16le-44100-2ch-info.caf "'info' chunk (title, artist, album, comment, date, genre) before data" "" \
+    -c:a pcm_s16le -metadata title="'Test Title'" -metadata artist="'Test Artist'" -metadata album="'Test Album'" \
+    -metadata comment="'A comment'" -metadata date=2024 -metadata genre=Electronic
+sine 22050 0.1 1
+mk caf/pcm_s16be-22050-1ch-sndfile-info.caf "'info' chunk as libsndfile writes it (title, copyright, artist, comment, date, album) then 'free', data at 4096" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -metadata title="Sine A440" -metadata artist="Fixture Artist" -metadata copyright="Public domain" -metadata comment="Annotation text" -metadata album="Fixtures" -metadata date=2024 "$T/sfi.wav" && sndfile-convert -pcm16 "$T/sfi.wav" "$T/sfi.caf" && cp "$T/sfi.caf" "$OUT"'
+
+# ========================================================================= AU
+sine 8000 0.3 1
+mk_ff au/pcm_mulaw-8000-1ch.au "AU encoding 1 (mu-law); ffmpeg writes an 8-byte empty annotation (data offset 32)" "" -c:a pcm_mulaw
+mk_ff au/pcm_alaw-8000-1ch.au "AU encoding 27 (A-law)" "" -c:a pcm_alaw
+mk_ff au/pcm_s8-8000-1ch.au "AU encoding 2 (8-bit linear)" "" -c:a pcm_s8
+sine 22050 0.2 1
+mk_ff au/pcm_s16be-22050-1ch.au "AU encoding 3 (16-bit linear)" "" -c:a pcm_s16be
+noise 44100 0.1 2 25
+mk_ff au/pcm_s24be-44100-2ch.au "AU encoding 4 (24-bit linear), stereo" "" -c:a pcm_s24be
+noise 48000 0.1 1 27
+mk_ff au/pcm_s32be-48000-1ch.au "AU encoding 5 (32-bit linear)" "" -c:a pcm_s32be
+noise 44100 0.1 1 28
+mk_ff au/pcm_f32be-44100-1ch.au "AU encoding 6 (32-bit float)" "" -c:a pcm_f32be
+noise 8000 0.2 1 29
+mk_ff au/pcm_f64be-8000-1ch.au "AU encoding 7 (64-bit float)" "" -c:a pcm_f64be
+sine 8000 0.3 1
+mk_ff au/pcm_mulaw-8000-1ch-annotation.au "annotation 'Title=...\\nArtist=...' (ffmpeg key=value form, NUL terminated), data offset 56" "ffprobe shows the tags" \
+    -c:a pcm_mulaw -metadata title="'AU Title'" -metadata artist="'AU Artist'"
+sine 8000 0.1 1
+mk au/pcm_s16be-8000-1ch-sox.au "free-text annotation 'Hello from SoX' (sox), data offset 40" "ffprobe does not show it" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/sx.wav" && sox -D "$T/sx.wav" --comment "Hello from SoX" -t au "$OUT"'
+mk au/pcm_s16be-8000-1ch-sndfile.au "minimal header: data offset exactly 24, no annotation (libsndfile)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/sf.wav" && sndfile-convert -pcm16 "$T/sf.wav" "$T/sf.au" && cp "$T/sf.au" "$OUT"'
+sine 8000 0.3 1
+mk au/pcm_mulaw-8000-1ch-pipe.au "data size 0xFFFFFFFF (ffmpeg writing to a pipe): read to end of file" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_mulaw -f au - | cat > "$OUT"'
+sine 8000 0.1 1
+mk au/pcm_s16be-8000-1ch-sox-pipe.au "data size 0xFFFFFFFF from sox writing to a pipe, annotation 'Processed by SoX'" "" \
+    '$FF -filter_complex "$SIG" $BX -f s16le - | sox -V1 -t raw -r 8000 -c 1 -b 16 -e signed-integer - -t au - | cat > "$OUT"'
+
+# ================================================================== malformed
+# One real encoder output that is itself malformed: ffmpeg 5.1 muxes FLAC into CAF
+# without kuki and without pakt (framesPerPacket 0, VBR), which ffprobe cannot read.
+sine 44100 0.1 1
+mk malformed/caf-ffmpeg-flac-no-pakt.caf "real ffmpeg 5.1 output: FLAC in CAF with no kuki, no pakt, framesPerPacket 0 (unreadable VBR stream)" \
+    "ffprobe fails (Invalid data); not derived, ffmpeg writes it like this" \
+    '$FF -filter_complex "$SIG" $BX -c:a flac -f caf "$OUT"'
+SIGDESC="(derived from the fixtures above)"
+python3 tools/make_malformed.py --fixtures . --out malformed \
+    --extra "caf-ffmpeg-flac-no-pakt.caf|ffmpeg 5.1 direct output (see README)|FLAC in CAF without kuki and without pakt; desc framesPerPacket 0 and bytesPerPacket 0|whole file: desc, chan, data; no kuki/pakt"
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/*" "python3 tools/make_malformed.py --fixtures . --out malformed" "-" \
+    "truncations at every structural point, absurd sizes, zero sizes, bad format fields, unknown magic: one line per file in malformed/manifest.json" \
+    "derived from the fixtures above (derivedFrom in the manifest); no ffprobe oracle" >> "$PROV"
+
+# ============================================================ provenance table
+{
+    ffmpeg -version | head -n 1
+    ffprobe -version | head -n 1
+    sox --version | sed 's/^sox: *//'
+    python3 --version
+    if command -v dpkg-query >/dev/null; then
+        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0 libopus0 2>/dev/null || true
+    fi
+} > "$T/versions.txt"
+cat "$T/versions.txt"
+python3 tools/provenance.py "$PROV" README.md "$T/versions.txt"
+
+echo "generate.sh: $(find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.json' | wc -l) files," \
+     "$(du -cb $(find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.ffprobe.json') | tail -1 | cut -f1) bytes"

@@ -1,0 +1,510 @@
+#!/usr/bin/env python3
+"""Derive Fixtures/malformed/ from the real fixtures and write manifest.json.
+
+Every file is made from a real encoder output (named in derivedFrom), usually first
+shortened to a few hundred frames with consistent sizes (a valid small file), then
+broken in exactly one way. Files are named <format>-<defect>.<ext>; the manifest
+entry says what is wrong and at which structural point.
+
+Usage: make_malformed.py --fixtures DIR --out DIR [--extra FILE:DEFECT:POINT ...]
+Deterministic: no clocks, a fixed-seed PRNG for the random-bytes case.
+"""
+
+import argparse
+import json
+import os
+import random
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import chunks as C  # noqa: E402
+
+FRAMES = 200  # frames kept in the shortened base files
+
+ENTRIES = []
+OUT = "."
+
+
+def emit(name, data, derived_from, defect, point):
+    C.write(os.path.join(OUT, name), data)
+    ENTRIES.append({"file": name, "derivedFrom": derived_from, "defect": defect,
+                    "structuralPoint": point})
+
+
+def truncations(fmt, ext, base, src, points):
+    """points: list of (defect-suffix, length, structural point text)."""
+    for suffix, length, point in points:
+        assert 0 <= length < len(base), (suffix, length, len(base))
+        emit("%s-trunc-%s.%s" % (fmt, suffix, ext), base[:length], src,
+             "file truncated to %d of %d bytes" % (length, len(base)), point)
+
+
+# ------------------------------------------------------------------ base makers
+
+def small_riff(path, frames, block_align):
+    """RIFF/FORM file rebuilt with only the first `frames` frames of its audio."""
+    buf = C.read(path)
+
+    def edit(pairs):
+        out = []
+        for cid, data in pairs:
+            if cid == b"data":
+                data = data[:frames * block_align]
+            out.append((cid, data))
+        return out
+
+    return bytearray(C.riff_rebuild(buf, edit))
+
+
+def small_aiff(path, frames, block_align):
+    buf = C.read(path)
+
+    def edit(pairs):
+        out = []
+        for cid, data in pairs:
+            if cid == b"COMM":
+                data = data[:2] + struct.pack(">I", frames) + data[6:]
+            elif cid == b"SSND":
+                off = struct.unpack(">I", data[:4])[0]
+                data = data[:8 + off + frames * block_align]
+            out.append((cid, data))
+        return out
+
+    return bytearray(C.riff_rebuild(buf, edit))
+
+
+def small_rf64(path, frames, block_align):
+    """Rebuild an ffmpeg RF64 file (ds64 + fmt + data) with fewer frames."""
+    buf = C.read(path)
+    chunks = C.riff_chunks(buf)
+    fmt = next(c for c in chunks if c.id == b"fmt ").data
+    data_c = next(c for c in chunks if c.id == b"data")
+    data = bytes(buf[data_c.data_offset:data_c.data_offset + frames * block_align])
+    body_len = 4 + (8 + 28) + (8 + len(fmt)) + (8 + len(data))
+    ds64 = struct.pack("<QQQI", body_len, len(data), frames, 0)
+    out = bytearray(b"RF64" + struct.pack("<I", 0xFFFFFFFF) + b"WAVE")
+    out += b"ds64" + struct.pack("<I", len(ds64)) + ds64
+    out += b"fmt " + struct.pack("<I", len(fmt)) + fmt
+    out += b"data" + struct.pack("<I", 0xFFFFFFFF) + data
+    return out
+
+
+def small_caf(path, frames, block_align):
+    buf = C.read(path)
+    pairs = []
+    for c in C.caf_chunks(buf):
+        data = c.data
+        if c.id == b"data":
+            data = data[:4 + frames * block_align]
+        pairs.append((c.id, data))
+    return bytearray(C.caf_build(pairs, bytes(buf[:8])))
+
+
+def small_au(path, frames, block_align):
+    buf = C.read(path)
+    h = C.au_header(buf)
+    n = frames * block_align
+    out = bytearray(buf[:h["offset"] + n])
+    out[8:12] = struct.pack(">I", n)
+    return out
+
+
+def offset_of(buf, cid, kind="riff"):
+    lst = C.riff_chunks(buf) if kind == "riff" else C.caf_chunks(buf)
+    for c in lst:
+        if c.id == cid:
+            return c
+    raise KeyError(cid)
+
+
+# ----------------------------------------------------------------------- WAVE
+
+def wav_cases(fx):
+    src = "wav/pcm_s16le-44100-2ch.wav"
+    base = small_riff(os.path.join(fx, src), FRAMES, 4)   # 44-byte header + 800 bytes
+    desc = src + " (first %d frames, sizes rewritten)" % FRAMES
+    fmt = offset_of(base, b"fmt ")
+    data = offset_of(base, b"data")
+    truncations("wav", "wav", base, desc, [
+        ("magic", 2, "inside the 'RIFF' magic"),
+        ("after-riff-header", 12, "right after 'RIFF' size 'WAVE' (no chunk yet)"),
+        ("in-chunk-header", 12 + 6, "inside the fmt chunk header (id + half of the size field)"),
+        ("in-fmt", fmt.data_offset + 8, "inside the fmt chunk body (8 of 16 bytes)"),
+        ("after-fmt", data.offset, "right after the fmt chunk, before the data chunk header"),
+        ("in-data-header", data.offset + 5, "inside the data chunk header"),
+        ("after-data-header", data.data_offset, "data header complete, no audio bytes"),
+        ("mid-data", data.data_offset + 100 * 4 + 2, "inside the audio: 100 whole frames + 2 bytes (partial last frame)"),
+    ])
+
+    def patched(name, edit, defect, point, b=None):
+        buf = bytearray(base if b is None else b)
+        edit(buf)
+        emit(name, buf, desc, defect, point)
+
+    def set_u32(off, v):
+        return lambda b: b.__setitem__(slice(off, off + 4), struct.pack("<I", v))
+
+    def set_u16(off, v):
+        return lambda b: b.__setitem__(slice(off, off + 2), struct.pack("<H", v))
+
+    patched("wav-data-size-larger-than-file.wav", set_u32(data.offset + 4, 0x00100000),
+            "data size 0x00100000 but only 800 bytes follow (RIFF size unchanged)", "data chunk size field @%d" % (data.offset + 4))
+    patched("wav-riff-size-larger-than-file.wav", set_u32(4, 0x00100000),
+            "RIFF size 0x00100000, file is 844 bytes", "RIFF size field @4")
+    patched("wav-fmt-size-larger-than-file.wav", set_u32(fmt.offset + 4, 0x00010000),
+            "fmt size 0x10000: runs past end of file", "fmt chunk size field @%d" % (fmt.offset + 4))
+    patched("wav-data-size-4g.wav", set_u32(data.offset + 4, 0xFFFFFFF0),
+            "data size 0xFFFFFFF0 (near 2^32, not the 0xFFFFFFFF streaming marker)", "data chunk size field @%d" % (data.offset + 4))
+    patched("wav-fmt-size-4g.wav", set_u32(fmt.offset + 4, 0xFFFFFFF0),
+            "fmt size 0xFFFFFFF0: must not be allocated or buffered", "fmt chunk size field @%d" % (fmt.offset + 4))
+    patched("wav-riff-size-4g.wav", set_u32(4, 0xFFFFFFF0),
+            "RIFF size 0xFFFFFFF0 (near 2^32)", "RIFF size field @4")
+    patched("wav-data-exceeds-riff.wav", set_u32(4, 4 + 24 + 8 + 100),
+            "RIFF size says the form ends 100 bytes into the data chunk, whose own size says 800",
+            "RIFF size field @4 vs data chunk @%d" % data.offset)
+
+    def with_chunk(cid, payload, before=b"data"):
+        def edit(pairs):
+            i = [p[0] for p in pairs].index(before)
+            return pairs[:i] + [(cid, payload)] + pairs[i:]
+        return bytearray(C.riff_rebuild(base, edit))
+
+    b = with_chunk(b"LIST", b"INFO" + b"INAM\x04\x00\x00\x00abc\x00")
+    lst = offset_of(b, b"LIST")
+    patched("wav-list-size-4g.wav", set_u32(lst.offset + 4, 0xFFFFFFF0),
+            "LIST chunk before data claims 0xFFFFFFF0 bytes: data chunk unreachable", "LIST chunk size field @%d" % (lst.offset + 4), b)
+    b = with_chunk(b"zero", b"")
+    emit("wav-unknown-chunk-size-0.wav", b, desc,
+         "VALID: unknown chunk 'zero' of size 0 between fmt and data (must be skipped, no loop)",
+         "chunk header @%d" % offset_of(b, b"zero").offset)
+    b = bytearray(C.riff_rebuild(base, lambda pairs: [(c, b"" if c == b"fmt " else d) for c, d in pairs]))
+    emit("wav-fmt-size-0.wav", b, desc, "fmt chunk of size 0 (no format fields)", "fmt chunk @12")
+    patched("wav-fmt-channels-0.wav", set_u16(fmt.data_offset + 2, 0), "fmt nChannels = 0", "fmt body +2")
+    patched("wav-fmt-rate-0.wav", set_u32(fmt.data_offset + 4, 0), "fmt nSamplesPerSec = 0", "fmt body +4")
+    patched("wav-fmt-bits-0.wav", set_u16(fmt.data_offset + 14, 0), "fmt wBitsPerSample = 0", "fmt body +14")
+    patched("wav-fmt-blockalign-0.wav", set_u16(fmt.data_offset + 12, 0), "fmt nBlockAlign = 0 (PCM: would divide by zero)", "fmt body +12")
+    b = bytearray(C.riff_rebuild(base, lambda pairs: [p for p in pairs if p[0] != b"fmt "]))
+    emit("wav-no-fmt.wav", b, desc, "data chunk without any fmt chunk", "data chunk @12")
+
+    def ext_short(pairs):
+        out = []
+        for c, d in pairs:
+            if c == b"fmt ":
+                d = struct.pack("<H", 0xFFFE) + d[2:16] + struct.pack("<H", 22)
+            out.append((c, d))
+        return out
+    b = bytearray(C.riff_rebuild(base, ext_short))
+    emit("wav-extensible-truncated.wav", b, desc,
+         "fmt tag 0xFFFE (extensible) with cbSize 22 but fmt size 18: extension missing", "fmt chunk @12")
+
+    # odd-size chunk written without its pad byte (a common writer bug)
+    buf = bytearray(base[:data.offset]) + b"ODDc" + struct.pack("<I", 7) + b"ABCDEFG" + bytearray(base[data.offset:])
+    buf[4:8] = struct.pack("<I", len(buf) - 8)
+    emit("wav-odd-chunk-no-pad.wav", buf, desc,
+         "odd-size chunk 'ODDc' (7 bytes) NOT followed by a pad byte: the data header starts at an odd offset",
+         "ODDc chunk @%d, data header @%d" % (data.offset, data.offset + 15))
+
+    b = bytearray(base)
+    b[8:12] = b"AVI "
+    emit("wav-formtype-not-wave.wav", b, desc, "RIFF form type 'AVI ' instead of 'WAVE'", "form type @8")
+
+
+# ------------------------------------------------------------------------ RF64
+
+def rf64_cases(fx):
+    src = "wav/pcm_s16le-44100-2ch-rf64.wav"
+    base = small_rf64(os.path.join(fx, src), FRAMES, 4)
+    desc = src + " (first %d frames, ds64 rewritten)" % FRAMES
+    ds64 = offset_of(base, b"ds64")
+    fmt = offset_of(base, b"fmt ")
+    data = offset_of(base, b"data")
+    truncations("rf64", "wav", base, desc, [
+        ("magic", 2, "inside the 'RF64' magic"),
+        ("after-riff-header", 12, "right after 'RF64' 0xFFFFFFFF 'WAVE'"),
+        ("in-ds64-header", 12 + 5, "inside the ds64 chunk header"),
+        ("in-ds64", ds64.data_offset + 12, "inside the ds64 body (riffSize read, dataSize half read)"),
+        ("after-ds64", fmt.offset, "right after ds64, before fmt"),
+        ("in-fmt", fmt.data_offset + 8, "inside the fmt body"),
+        ("after-fmt", data.offset, "right after fmt, before the data chunk header"),
+        ("in-data-header", data.offset + 6, "inside the data chunk header"),
+        ("mid-data", data.data_offset + 100 * 4 + 2, "inside the audio: 100 frames + 2 bytes (partial last frame)"),
+    ])
+
+    def patched(name, off, fmtc, value, defect, point, b=None):
+        buf = bytearray(base if b is None else b)
+        buf[off:off + struct.calcsize(fmtc)] = struct.pack(fmtc, value)
+        emit(name, buf, desc, defect, point)
+
+    d = ds64.data_offset
+    patched("rf64-ds64-data-size-2e63.wav", d + 8, "<Q", 0x7FFFFFFFFFFFFFF0,
+            "ds64 dataSize 0x7FFFFFFFFFFFFFF0 (near 2^63)", "ds64 dataSize @%d" % (d + 8))
+    patched("rf64-ds64-data-size-2e64.wav", d + 8, "<Q", 0xFFFFFFFFFFFFFFF0,
+            "ds64 dataSize 0xFFFFFFFFFFFFFFF0 (near 2^64; negative if read as signed)", "ds64 dataSize @%d" % (d + 8))
+    patched("rf64-ds64-riff-size-2e64.wav", d, "<Q", 0xFFFFFFFFFFFFFFF0,
+            "ds64 riffSize 0xFFFFFFFFFFFFFFF0", "ds64 riffSize @%d" % d)
+    patched("rf64-ds64-data-size-larger-than-file.wav", d + 8, "<Q", 0x100000,
+            "ds64 dataSize 0x100000 but only 800 bytes of audio", "ds64 dataSize @%d" % (d + 8))
+    patched("rf64-ds64-table-length-huge.wav", d + 24, "<I", 0xFFFFFFF0,
+            "ds64 tableLength 0xFFFFFFF0: table entries run far past the 28-byte chunk", "ds64 tableLength @%d" % (d + 24))
+    patched("rf64-data-size-not-ffffffff.wav", data.offset + 4, "<I", 0x100,
+            "data chunk size 0x100 instead of 0xFFFFFFFF while ds64 says 800 (conflict)", "data size field @%d" % (data.offset + 4))
+    # ds64 of size 0
+    b = bytearray(base[:12]) + b"ds64" + struct.pack("<I", 0) + bytearray(base[fmt.offset:])
+    emit("rf64-ds64-size-0.wav", b, desc, "ds64 chunk of size 0 (no 64-bit sizes, data size 0xFFFFFFFF)", "ds64 chunk @12")
+    # no ds64 at all
+    b = bytearray(base[:12]) + bytearray(base[fmt.offset:])
+    emit("rf64-no-ds64.wav", b, desc, "RF64 magic but no ds64 chunk; data size 0xFFFFFFFF", "first chunk @12 is fmt")
+
+
+# ------------------------------------------------------------------------ AIFF
+
+def aiff_cases(fx):
+    src = "aiff/pcm_s16be-44100-2ch.aiff"
+    base = small_aiff(os.path.join(fx, src), FRAMES, 4)
+    desc = src + " (first %d frames, sizes rewritten)" % FRAMES
+    comm = offset_of(base, b"COMM")
+    ssnd = offset_of(base, b"SSND")
+    truncations("aiff", "aiff", base, desc, [
+        ("magic", 2, "inside the 'FORM' magic"),
+        ("after-form-header", 12, "right after 'FORM' size 'AIFF'"),
+        ("in-chunk-header", 12 + 6, "inside the COMM chunk header"),
+        ("in-comm", comm.data_offset + 9, "inside COMM (in the extended-float sample rate)"),
+        ("after-comm", ssnd.offset, "right after COMM, before the SSND header"),
+        ("in-ssnd-header", ssnd.offset + 5, "inside the SSND chunk header"),
+        ("in-ssnd-offset", ssnd.data_offset + 6, "inside SSND offset/blockSize fields"),
+        ("mid-data", ssnd.data_offset + 8 + 100 * 4 + 3, "inside the audio: 100 frames + 3 bytes (partial last frame)"),
+    ])
+
+    def patched(name, off, data, defect, point, b=None):
+        buf = bytearray(base if b is None else b)
+        buf[off:off + len(data)] = data
+        emit(name, buf, desc, defect, point)
+
+    c = comm.data_offset
+    u32 = lambda v: struct.pack(">I", v)  # noqa: E731
+    patched("aiff-comm-size-0.aiff", comm.offset + 4, u32(0),
+            "COMM size 0; its 18 bytes are then read as the next chunk header", "COMM size field @%d" % (comm.offset + 4))
+    patched("aiff-ssnd-size-larger-than-file.aiff", ssnd.offset + 4, u32(0x00100000),
+            "SSND size 0x00100000, only 808 bytes follow", "SSND size field @%d" % (ssnd.offset + 4))
+    patched("aiff-ssnd-size-4g.aiff", ssnd.offset + 4, u32(0xFFFFFFF0),
+            "SSND size 0xFFFFFFF0 (near 2^32)", "SSND size field @%d" % (ssnd.offset + 4))
+    patched("aiff-form-size-4g.aiff", 4, u32(0xFFFFFFF0), "FORM size 0xFFFFFFF0", "FORM size field @4")
+    patched("aiff-ssnd-exceeds-form.aiff", 4, u32(4 + 26 + 8 + 100),
+            "FORM size ends 100 bytes into the SSND payload (92 bytes of audio), whose own size says 808", "FORM size field @4 vs SSND @%d" % ssnd.offset)
+    patched("aiff-rate-nan.aiff", c + 8, C.ieee_extended(float("nan")), "sample rate (80-bit extended) is NaN", "COMM sampleRate @%d" % (c + 8))
+    patched("aiff-rate-inf.aiff", c + 8, C.ieee_extended(float("inf")), "sample rate is +infinity", "COMM sampleRate @%d" % (c + 8))
+    patched("aiff-rate-0.aiff", c + 8, C.ieee_extended(0.0), "sample rate is 0", "COMM sampleRate @%d" % (c + 8))
+    patched("aiff-rate-negative.aiff", c + 8, b"\xc0\x0e\xac\x44" + b"\x00" * 6, "sample rate is -44100", "COMM sampleRate @%d" % (c + 8))
+    patched("aiff-rate-huge.aiff", c + 8, b"\x7f\xfe\x80" + b"\x00" * 7, "sample rate 2^16383 (finite, overflows a Double)", "COMM sampleRate @%d" % (c + 8))
+    patched("aiff-comm-channels-0.aiff", c, struct.pack(">H", 0), "COMM numChannels = 0", "COMM +0")
+    patched("aiff-comm-bits-0.aiff", c + 6, struct.pack(">H", 0), "COMM sampleSize = 0", "COMM +6")
+    patched("aiff-ssnd-offset-past-chunk.aiff", ssnd.data_offset, u32(0x10000),
+            "SSND offset field 0x10000 > SSND size (808)", "SSND offset @%d" % ssnd.data_offset)
+    b = bytearray(C.riff_rebuild(base, lambda pairs: [p for p in pairs if p[0] != b"COMM"]))
+    emit("aiff-no-comm.aiff", b, desc, "SSND without any COMM chunk", "SSND chunk @12")
+    b = bytearray(C.riff_rebuild(base, lambda pairs: pairs[:1] + [(b"zero", b"")] + pairs[1:]))
+    emit("aiff-unknown-chunk-size-0.aiff", b, desc,
+         "VALID: unknown chunk 'zero' of size 0 between COMM and SSND (must be skipped)", "chunk @%d" % offset_of(b, b"zero").offset)
+    b = bytearray(base)
+    b[8:12] = b"8SVX"
+    emit("aiff-formtype-8svx.aiff", b, desc, "FORM type '8SVX' (Amiga IFF) instead of AIFF/AIFC", "form type @8")
+
+
+def aifc_cases(fx):
+    src = "aiff/pcm_s16be-44100-2ch-none.aifc"
+    base = small_aiff(os.path.join(fx, src), FRAMES, 4)
+    desc = src + " (first %d frames, sizes rewritten)" % FRAMES
+    fver = offset_of(base, b"FVER")
+    comm = offset_of(base, b"COMM")
+    ssnd = offset_of(base, b"SSND")
+    truncations("aifc", "aifc", base, desc, [
+        ("magic", 2, "inside the 'FORM' magic"),
+        ("after-form-header", 12, "right after 'FORM' size 'AIFC'"),
+        ("in-fver", fver.data_offset + 2, "inside the FVER body"),
+        ("after-fver", comm.offset, "right after FVER, before COMM"),
+        ("in-comm-compression", comm.data_offset + 20, "inside COMM's compressionType"),
+        ("in-comm-name", comm.data_offset + 26, "inside COMM's compressionName pstring"),
+        ("after-comm", ssnd.offset, "right after COMM, before SSND"),
+        ("in-ssnd-header", ssnd.offset + 6, "inside the SSND chunk header"),
+        ("mid-data", ssnd.data_offset + 8 + 100 * 4 + 1, "inside the audio: 100 frames + 1 byte (partial last frame)"),
+    ])
+
+    def comm_edit(fn):
+        return bytearray(C.riff_rebuild(base, lambda pairs: [(c, fn(d) if c == b"COMM" else d) for c, d in pairs]))
+
+    emit("aifc-unknown-compression.aifc", comm_edit(lambda d: d[:18] + b"XXXX" + b"\x00\x00"), desc,
+         "compressionType 'XXXX' (unknown codec): structurally valid, format unsupported", "COMM compressionType")
+    emit("aifc-compression-name-past-chunk.aifc", comm_edit(lambda d: d[:22] + b"\xffabc"), desc,
+         "compressionName pstring count 255 but COMM ends 3 bytes later", "COMM compressionName")
+    emit("aifc-comm-size-20.aifc", comm_edit(lambda d: d[:20]), desc,
+         "COMM of 20 bytes: compressionType cut in half", "COMM chunk")
+    b = bytearray(C.riff_rebuild(base, lambda pairs: [p for p in pairs if p[0] != b"FVER"]))
+    emit("aifc-no-fver.aifc", b, desc, "AIFC without FVER chunk (tolerated by most readers)", "COMM chunk @12")
+
+
+# ------------------------------------------------------------------------- CAF
+
+def caf_cases(fx):
+    src = "caf/pcm_s16le-44100-2ch.caf"
+    base = small_caf(os.path.join(fx, src), FRAMES, 4)
+    desc = src + " (first %d frames, sizes rewritten)" % FRAMES
+    dsc = offset_of(base, b"desc", "caf")
+    chan = offset_of(base, b"chan", "caf")
+    data = offset_of(base, b"data", "caf")
+    truncations("caf", "caf", base, desc, [
+        ("magic", 2, "inside the 'caff' magic"),
+        ("in-file-header", 6, "inside the file header (version/flags)"),
+        ("after-file-header", 8, "right after the 8-byte file header"),
+        ("in-chunk-header", 8 + 7, "inside the desc chunk header (in the int64 size)"),
+        ("in-desc", dsc.data_offset + 16, "inside the desc body (after formatID/flags)"),
+        ("after-desc", chan.offset, "right after desc, before the next chunk"),
+        ("in-data-header", data.offset + 6, "inside the data chunk header"),
+        ("in-edit-count", data.data_offset + 2, "inside the data chunk's 4-byte edit count"),
+        ("mid-data", data.data_offset + 4 + 100 * 4 + 2, "inside the audio: 100 frames + 2 bytes (partial last frame)"),
+    ])
+
+    def patched(name, off, blob, defect, point, b=None):
+        buf = bytearray(base if b is None else b)
+        buf[off:off + len(blob)] = blob
+        emit(name, buf, desc, defect, point)
+
+    q = lambda v: struct.pack(">Q", v)  # noqa: E731
+    patched("caf-desc-size-0.caf", dsc.offset + 4, q(0), "desc chunk size 0 (its 32 bytes then parse as chunk headers)", "desc size @%d" % (dsc.offset + 4))
+    patched("caf-desc-size-larger-than-file.caf", dsc.offset + 4, q(0x100000), "desc size 0x100000", "desc size @%d" % (dsc.offset + 4))
+    patched("caf-data-size-larger-than-file.caf", data.offset + 4, q(0x100000), "data size 0x100000, 804 bytes present", "data size @%d" % (data.offset + 4))
+    patched("caf-data-size-2e63.caf", data.offset + 4, q(0x7FFFFFFFFFFFFFF0), "data size 0x7FFFFFFFFFFFFFF0 (near 2^63)", "data size @%d" % (data.offset + 4))
+    patched("caf-data-size-2e64.caf", data.offset + 4, q(0xFFFFFFFFFFFFFFF0),
+            "data size 0xFFFFFFFFFFFFFFF0 = -16 as int64 (only -1 is legal)", "data size @%d" % (data.offset + 4))
+    patched("caf-chan-size-2e63.caf", chan.offset + 4, q(0x7FFFFFFFFFFFFFF0),
+            "chan chunk before data claims 0x7FFFFFFFFFFFFFF0 bytes: skipping it overflows offsets", "chan size @%d" % (chan.offset + 4))
+    patched("caf-chan-size-2e64.caf", chan.offset + 4, q(0xFFFFFFFFFFFFFFF0),
+            "chan chunk size -16 (negative, not the -1 data marker)", "chan size @%d" % (chan.offset + 4))
+    patched("caf-desc-formatid-0.caf", dsc.data_offset + 8, b"\x00\x00\x00\x00", "desc mFormatID = 0", "desc +8")
+    patched("caf-desc-rate-0.caf", dsc.data_offset, struct.pack(">d", 0.0), "desc mSampleRate = 0.0", "desc +0")
+    patched("caf-desc-rate-nan.caf", dsc.data_offset, b"\x7f\xf8" + b"\x00" * 6, "desc mSampleRate = NaN", "desc +0")
+    patched("caf-desc-channels-0.caf", dsc.data_offset + 24, struct.pack(">I", 0), "desc mChannelsPerFrame = 0", "desc +24")
+    patched("caf-desc-bytesperpacket-0.caf", dsc.data_offset + 16, struct.pack(">I", 0),
+            "lpcm desc with mBytesPerPacket = 0 (VBR) but no pakt chunk", "desc +16")
+    patched("caf-version-2.caf", 4, struct.pack(">H", 2), "file version 2 (only 1 is defined)", "file header @4")
+    pairs = [(c.id, c.data) for c in C.caf_chunks(base)]
+    b = bytearray(C.caf_build([p for p in pairs if p[0] != b"desc"]))
+    emit("caf-no-desc.caf", b, desc, "no desc chunk (the spec requires it first)", "first chunk @8 is chan")
+    b = bytearray(C.caf_build([pairs[0], (b"zero", b"")] + pairs[1:]))
+    emit("caf-unknown-chunk-size-0.caf", b, desc, "VALID: unknown chunk 'zero' of size 0 after desc (must be skipped)", "chunk @%d" % (8 + 12 + 32))
+
+    # ALAC based: kuki and pakt
+    asrc = "caf/alac-8000-1ch-silence.caf"
+    abuf = C.read(os.path.join(fx, asrc))
+    kuki = offset_of(abuf, b"kuki", "caf")
+    pakt = offset_of(abuf, b"pakt", "caf")
+    adata = offset_of(abuf, b"data", "caf")
+    for suffix, n, point in [
+            ("in-kuki", kuki.data_offset + 10, "inside the kuki (magic cookie)"),
+            ("in-pakt", pakt.data_offset + 25, "inside the pakt varint table (after the 24-byte pakt header)"),
+            ("mid-packet", adata.data_offset + 4 + 10, "inside the first ALAC packet")]:
+        if n >= len(abuf):
+            continue
+        emit("caf-alac-trunc-%s.caf" % suffix, abuf[:n], asrc, "file truncated to %d of %d bytes" % (n, len(abuf)), point)
+
+    def apatched(name, off, blob, defect, point):
+        buf = bytearray(abuf)
+        buf[off:off + len(blob)] = blob
+        emit(name, buf, asrc, defect, point)
+
+    p = pakt.data_offset
+    apatched("caf-pakt-count-2e40.caf", p, q(1 << 40), "pakt mNumberPackets = 2^40 (table cannot be that large)", "pakt +0")
+    apatched("caf-pakt-size-2e63.caf", pakt.offset + 4, q(0x7FFFFFFFFFFFFFF0), "pakt chunk size 0x7FFFFFFFFFFFFFF0", "pakt size @%d" % (pakt.offset + 4))
+    apatched("caf-kuki-size-2e64.caf", kuki.offset + 4, q(0xFFFFFFFFFFFFFFF0), "kuki size -16", "kuki size @%d" % (kuki.offset + 4))
+    # last varint of the table keeps its continuation bit set up to the chunk end
+    buf = bytearray(abuf)
+    end = pakt.data_offset + pakt.size
+    buf[end - 1] |= 0x80
+    buf[end - 2] |= 0x80
+    emit("caf-pakt-varint-overrun.caf", buf, asrc,
+         "last pakt varints have the continuation bit set at the chunk end: the varint runs past the pakt chunk",
+         "pakt bytes @%d..%d" % (end - 2, end - 1))
+    apatched("caf-pakt-count-too-small.caf", p, q(1), "pakt mNumberPackets = 1 while the data holds more packets", "pakt +0")
+    apatched("caf-pakt-valid-frames-huge.caf", p + 8, q(0x7FFFFFFFFFFFFFF0), "pakt mNumberValidFrames 0x7FFFFFFFFFFFFFF0", "pakt +8")
+    apatched("caf-alac-data-size-2e64.caf", adata.offset + 4, q(0xFFFFFFFFFFFFFFF0), "ALAC data size -16", "data size @%d" % (adata.offset + 4))
+
+
+# -------------------------------------------------------------------------- AU
+
+def au_cases(fx):
+    src = "au/pcm_s16be-8000-1ch-sox.au"
+    base = small_au(os.path.join(fx, src), 400, 2)
+    desc = src + " (first 400 frames, size rewritten)"
+    off = C.au_header(base)["offset"]
+    truncations("au", "au", base, desc, [
+        ("magic", 2, "inside the '.snd' magic"),
+        ("in-header", 12, "inside the 24-byte header (after data size)"),
+        ("after-header", 24, "right after the 24-byte header, inside the annotation"),
+        ("in-annotation", 30, "inside the annotation"),
+        ("after-annotation", off, "header and annotation complete, no audio"),
+        ("mid-data", off + 100 * 2 + 1, "inside the audio: 100 frames + 1 byte (partial last frame)"),
+    ])
+
+    def patched(name, pos, value, defect, point):
+        buf = bytearray(base)
+        buf[pos:pos + 4] = struct.pack(">I", value)
+        emit(name, buf, desc, defect, point)
+
+    patched("au-offset-lt-24.au", 4, 16, "data offset 16 (< 24-byte header)", "header offset field @4")
+    patched("au-offset-0.au", 4, 0, "data offset 0", "header offset field @4")
+    patched("au-offset-gt-filesize.au", 4, 0x10000, "data offset 0x10000 > file size", "header offset field @4")
+    patched("au-offset-4g.au", 4, 0xFFFFFFF0, "data offset 0xFFFFFFF0", "header offset field @4")
+    patched("au-datasize-larger-than-file.au", 8, 0x100000, "data size 0x100000 (not the 0xFFFFFFFF marker), 800 bytes present", "header size field @8")
+    patched("au-encoding-unknown.au", 12, 99, "encoding 99 (undefined)", "header encoding field @12")
+    patched("au-encoding-0.au", 12, 0, "encoding 0 (unspecified)", "header encoding field @12")
+    patched("au-rate-0.au", 16, 0, "sample rate 0", "header rate field @16")
+    patched("au-channels-0.au", 20, 0, "channels 0", "header channels field @20")
+    patched("au-channels-huge.au", 20, 0xFFFFFFFF, "channels 0xFFFFFFFF", "header channels field @20")
+
+
+# ---------------------------------------------------------------------- unknown
+
+def unknown_cases():
+    emit("unknown-empty.bin", b"", "(none)", "empty file (0 bytes)", "no magic at all")
+    rng = random.Random(20240506)
+    emit("unknown-random.bin", bytes(rng.getrandbits(8) for _ in range(4096)), "(none)",
+         "4096 pseudo-random bytes (Python random.Random(20240506))", "no known magic")
+    text = ("This is a plain text file, not audio.\n"
+            "RIFF WAVE FORM AIFF caff .snd appear here only as words.\n") * 8
+    emit("unknown-text.txt", text.encode("ascii"), "(none)", "ASCII text containing format names but no magic at offset 0", "no known magic")
+
+
+def main():
+    global OUT
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fixtures", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--extra", action="append", default=[],
+                    help="FILE|DERIVEDFROM|DEFECT|POINT for a file already placed in --out")
+    a = ap.parse_args()
+    OUT = a.out
+    os.makedirs(OUT, exist_ok=True)
+    wav_cases(a.fixtures)
+    rf64_cases(a.fixtures)
+    aiff_cases(a.fixtures)
+    aifc_cases(a.fixtures)
+    caf_cases(a.fixtures)
+    au_cases(a.fixtures)
+    unknown_cases()
+    for spec in a.extra:
+        f, src, defect, point = spec.split("|")
+        if not os.path.exists(os.path.join(OUT, f)):
+            raise SystemExit("extra file missing: " + f)
+        ENTRIES.append({"file": f, "derivedFrom": src, "defect": defect, "structuralPoint": point})
+    for e in ENTRIES:
+        size = os.path.getsize(os.path.join(OUT, e["file"]))
+        if size > 8192:
+            raise SystemExit("malformed file too large: %s (%d bytes)" % (e["file"], size))
+    ENTRIES.sort(key=lambda e: e["file"])
+    with open(os.path.join(OUT, "manifest.json"), "w") as f:
+        json.dump(ENTRIES, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
