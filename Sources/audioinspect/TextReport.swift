@@ -19,7 +19,7 @@ extension InspectionReport {
         } else {
             add("Data format", "unknown")
         }
-        if let list = formatList {
+        if let list = formatList, list.count > 1 {
             add(
                 "Format list",
                 list.map {

@@ -69,6 +69,12 @@ struct AudioInspectTests {
         let expectedID = codec == "pcm_mulaw" ? "ulaw" : codec == "pcm_alaw" ? "alaw" : "lpcm"
         #expect(format["formatID"] as? String == expectedID)
 
+        // The default one-item format list: the data format with layout tag 0 (no layout in .au).
+        let list = try #require(doc["formatList"] as? [[String: Any]])
+        #expect(list.count == 1)
+        #expect(list.first?["formatID"] as? String == expectedID)
+        #expect(list.first?["channelLayoutTag"] as? Int == 0)
+
         let duration = try #require(doc["duration"] as? [String: Any])
         #expect(duration["frames"] as? Int == frames)
         #expect(duration["estimated"] as? Bool == false)
