@@ -1,2 +1,104 @@
+import ArgumentParser
 import AudioStreamParsing
-print("audioinspect: not implemented yet")
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `audioinspect`: parses an audio file or standard input incrementally and prints what the stream
+/// contains (see `docs/cli.md`).
+@main
+struct AudioInspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audioinspect",
+        abstract: "Inspect an audio file or stream: format, duration, packets, tags, gapless info.",
+        discussion: """
+            Reads FILE (or standard input when FILE is -) incrementally, in 1 MiB reads, feeding each \
+            read to the parser as it arrives, so `curl URL | audioinspect -` inspects a network stream.
+
+            Exit status: 0 on success; 1 when the input cannot be read or parsed (one line on standard \
+            error: 'audioinspect: error CODE at offset N: REASON'); 64 for usage errors.
+            """)
+
+    @Argument(help: "The audio file, or - for standard input.")
+    var file: String
+
+    @Flag(help: "Print the audioinspect/1 JSON document instead of the summary.")
+    var json = false
+
+    @Flag(help: "Add every packet (absolute offset, size, frames) to the output.")
+    var packets = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Feed the parser in chunks of exactly N bytes (default: each read as it arrives).", valueName: "N"))
+    var chunkSize: Int?
+
+    func validate() throws {
+        if let chunkSize, chunkSize < 1 {
+            throw ValidationError("--chunk-size must be at least 1.")
+        }
+    }
+
+    func run() throws {
+        let options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
+        let report = Inspector.inspect(path: file, options: options)
+        var out = StandardOutput()
+        if json {
+            var writer = JSONWriter(output: out)
+            writer.write(report.json)
+            out = writer.output
+        } else if report.fileType != nil || report.failure == nil {
+            report.writeText(to: &out, includePackets: packets)
+        }
+        out.flush()
+        if let failure = report.failure {
+            StandardOutput.writeError(failure.line + "\n")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Buffered standard output (64 KiB writes), and unbuffered standard error.
+struct StandardOutput: TextOutputStream {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ string: String) {
+        buffer.append(contentsOf: string.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered.
+    mutating func flush() {
+        Self.writeAll(STDOUT_FILENO, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `string` to standard error at once.
+    static func writeError(_ string: String) {
+        writeAll(STDERR_FILENO, Array(string.utf8))
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count, let base = raw.baseAddress {
+                let n = systemWrite(fd, base + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+/// `write(2)`, named so that `StandardOutput.write(_:)` does not shadow it.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}

@@ -161,7 +161,9 @@ struct NeXTTests {
 
     @Test("data offset below 24 is an invalid file")
     func offsetBelowHeader() {
-        let file = NeXTFixtures.header(offset: 16, size: 8, encoding: 3, rate: 8000, channels: 1) + [UInt8](repeating: 0, count: 8)
+        let file =
+            NeXTFixtures.header(offset: 16, size: 8, encoding: 3, rate: 8000, channels: 1)
+            + [UInt8](repeating: 0, count: 8)
         let log = ParseRunner.run(file, chunking: .whole)
         #expect(log.error?.code == .invalidFile)
         #expect(log.error?.byteOffset == 4)
@@ -211,7 +213,9 @@ struct NeXTTests {
 
     @Test("zero channels, zero rate and an overflowing channel count are invalid files")
     func invalidFields() {
-        for (rate, channels, offset) in [(8000, 0, 20), (0, 1, 16), (8000, 0xFFFF_FFFF, 20)] as [(UInt32, UInt32, Int64)] {
+        for (rate, channels, offset) in [(8000, 0, 20), (0, 1, 16), (8000, 0xFFFF_FFFF, 20)]
+            as [(UInt32, UInt32, Int64)]
+        {
             let file = NeXTFixtures.header(offset: 24, size: 8, encoding: 5, rate: rate, channels: channels) + [0, 0]
             let log = ParseRunner.run(file, chunking: .whole)
             #expect(log.error?.code == .invalidFile)
@@ -279,7 +283,9 @@ struct NeXTTests {
     @Test("seek lands on the frame's byte offset; packets resume there")
     func seekToPacket() throws {
         let audio = (0..<40).map { UInt8($0) }
-        let file = NeXTFixtures.header(offset: 32, size: 40, encoding: 3, rate: 8000, channels: 2) + [UInt8](repeating: 0, count: 8) + audio
+        let file =
+            NeXTFixtures.header(offset: 32, size: 40, encoding: 3, rate: 8000, channels: 2)
+            + [UInt8](repeating: 0, count: 8) + audio
         let parser = AudioStreamParser()
         var offsets: [Int64] = []
         parser.packetsHandler = { batch in
@@ -299,7 +305,9 @@ struct NeXTTests {
 
     @Test("a discontinuity inside the data realigns to the next frame boundary")
     func discontinuityRealigns() throws {
-        let file = NeXTFixtures.header(offset: 24, size: 0xFFFF_FFFF, encoding: 4, rate: 8000, channels: 1) + [UInt8](repeating: 1, count: 30)
+        let file =
+            NeXTFixtures.header(offset: 24, size: 0xFFFF_FFFF, encoding: 4, rate: 8000, channels: 1)
+            + [UInt8](repeating: 1, count: 30)
         let parser = AudioStreamParser()
         var offsets: [Int64] = []
         parser.packetsHandler = { batch in

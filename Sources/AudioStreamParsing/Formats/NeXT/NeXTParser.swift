@@ -7,7 +7,8 @@
 /// - Buffers: the 24-byte header, then the whole annotation when it is at most
 ///   `ParserLimits.maxTagBytes` (a larger one is skipped unbuffered with a diagnostic). Audio is
 ///   never buffered beyond one partial frame.
-/// - Announces: at the data offset, `publishHeader` with dataFormat, the byte and packet counts (when
+/// - Announces: at the data offset, `publishHeader` with dataFormat (plus the default one-item
+///   formatList the core derives from it), the byte and packet counts (when
 ///   the size is declared), maximumPacketSize, packetSizeUpperBound, averageBytesPerPacket, bitRate,
 ///   metadata (when the annotation carries any), restrictsRandomAccess (false), then dataOffset and
 ///   readyToProducePackets. One packet per frame, emitted arithmetically (`ConstantPacketData`).
@@ -58,7 +59,7 @@ struct NeXTParser: FormatParser {
             let length = header.annotationLength
             if length == 0 {
                 enterData(header, metadata: nil, &context)
-            } else if length > context.limits.maxTagBytes {
+            } else if length > min(context.limits.maxTagBytes, context.limits.maxBufferedBytes) {
                 context.diagnose("au (annotation): \(length) bytes exceed maxTagBytes; skipped")
                 state = .awaitingData(header)
                 return .skip(Int64(length))

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failure to open or read the input (not a parse error).
+struct InputError: Error, Equatable {
+    /// What went wrong, e.g. `cannot open 'x.au': No such file or directory`.
+    var message: String
+    /// The number of bytes read before the failure, or `nil` when the input could not be opened.
+    var offset: Int64?
+}
+
+/// Something the inspector reads bytes from, one read at a time.
+protocol ByteSource {
+    /// Fills the start of `buffer` with the next bytes.
+    ///
+    /// - Returns: the number of bytes read; 0 at the end of the input.
+    /// - Throws: `InputError` when the read fails.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+}
+
+/// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
+/// stays at one read buffer however large the input is, and a pipe (`curl … | audioinspect -`) is
+/// parsed as its bytes arrive.
+final class FileInput: ByteSource {
+    /// The path as given (`-` for standard input).
+    let path: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var bytesRead: Int64 = 0
+
+    /// Opens `path` for reading, or standard input when `path` is `-`.
+    ///
+    /// - Throws: `InputError` when the file cannot be opened.
+    init(path: String) throws(InputError) {
+        self.path = path
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
+                throw InputError(message: "cannot open '\(path)': \(FileInput.describe(errno))", offset: nil)
+            }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = systemRead(descriptor, base, buffer.count)
+            if n >= 0 {
+                bytesRead += Int64(n)
+                return n
+            }
+            let code = errno
+            if code == EINTR { continue }
+            let name = path == "-" ? "standard input" : "'\(path)'"
+            throw InputError(message: "cannot read \(name): \(FileInput.describe(code))", offset: bytesRead)
+        }
+    }
+
+    private static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}
+
+/// `read(2)`, named so that `FileInput.read(into:)` does not shadow it.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+/// Bytes held in memory (tests, and callers that already have the input).
+struct MemoryInput: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let n = min(buffer.count, bytes.count - position)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[position..<(position + n)]))
+        }
+        position += n
+        return n
+    }
+}
+
+/// Cuts a stream of reads into chunks of exactly `size` bytes (the last one may be shorter), so
+/// `--chunk-size` feeds the parser the same chunks whatever sizes the reads return. With no size,
+/// every read is passed on as it is.
+struct Chunker {
+    /// The chunk size, or `nil` to pass reads through.
+    let size: Int?
+    /// The start of a chunk whose remaining bytes have not been read yet (at most `size - 1` bytes).
+    private var carry: [UInt8] = []
+
+    init(size: Int?) {
+        self.size = size.map { max(1, $0) }
+    }
+
+    /// Calls `body` with every whole chunk that `bytes` completes; keeps the rest for the next call.
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard let size else {
+            try body(bytes)
+            return
+        }
+        var start = 0
+        if !carry.isEmpty {
+            let take = min(size - carry.count, bytes.count)
+            carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
+            start = take
+            guard carry.count == size else { return }
+            try carry.withUnsafeBytes(body)
+            carry.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - start >= size {
+            try body(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + size)]))
+            start += size
+        }
+        if start < bytes.count {
+            carry.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
+        }
+    }
+
+    /// Calls `body` with the last, short chunk, if any.
+    mutating func flush(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        guard !carry.isEmpty else { return }
+        try carry.withUnsafeBytes(body)
+        carry.removeAll()
+    }
+}

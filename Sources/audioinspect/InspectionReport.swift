@@ -1,0 +1,259 @@
+import AudioStreamParsing
+
+/// Everything one parse of an input found: the stream's properties, totals, metadata, diagnostics,
+/// optionally every packet, and the error that ended it, if any.
+///
+/// A value type built once the input has ended (or failed), independent of how the input was
+/// chunked: feeding the same bytes in any chunk sizes gives an equal report.
+struct InspectionReport: Equatable {
+    /// How the duration was found (see `Duration`).
+    enum DurationSource: String, Equatable {
+        /// `packetTableInfo.numberValidFrames`.
+        case packetTable
+        /// `audioDataPacketCount × framesPerPacket`.
+        case packetCount
+        /// The frames of the packets actually parsed.
+        case parsedFrames
+        /// `audioDataByteCount × 8 / bitRate × sampleRate`.
+        case bitRate
+    }
+
+    /// The stream's duration.
+    struct Duration: Equatable {
+        /// Frames (sample frames) after gapless trimming when known.
+        var frames: Int64
+        /// `frames / sampleRate`, or `nil` when the sample rate is unknown or 0.
+        var seconds: Double?
+        /// True unless the whole input was parsed without error and `frames` came from the packet
+        /// table, the packet count or the parsed packets.
+        var isEstimated: Bool
+        /// Where `frames` came from.
+        var source: DurationSource
+    }
+
+    /// A run of back-to-back packets of the same size and frame count (packets are stored as runs so
+    /// that `--packets` on a long PCM stream does not keep one record per frame).
+    struct PacketRun: Equatable {
+        /// The absolute input offset of the first packet.
+        var offset: Int64
+        /// Bytes per packet.
+        var size: Int64
+        /// Frames per packet.
+        var frames: Int64
+        /// Packets in the run.
+        var count: Int64
+    }
+
+    /// A failure: a parse error, or an input that could not be opened or read.
+    struct Failure: Equatable {
+        /// The four-character `AudioStreamError` code (`dta?`, `typ?` …), or `io` for input errors.
+        var code: String
+        /// The absolute input offset, or `nil` when there is none (the file could not be opened).
+        var offset: Int64?
+        /// The reason.
+        var message: String
+
+        /// The one-line message printed on standard error.
+        var line: String {
+            if let offset { return "audioinspect: error \(code) at offset \(offset): \(message)" }
+            return "audioinspect: error \(code): \(message)"
+        }
+    }
+
+    /// The path as given, `-` for standard input.
+    var source: String
+    var fileType: AudioFileType?
+    var dataFormat: StreamDescription?
+    var formatList: [FormatListItem]?
+    var magicCookie: [UInt8]?
+    var channelLayout: ChannelLayout?
+    var dataOffset: Int64?
+    var audioDataByteCount: UInt64?
+    var audioDataPacketCount: UInt64?
+    var maximumPacketSize: UInt32?
+    var packetSizeUpperBound: UInt32?
+    var averageBytesPerPacket: Double?
+    var bitRate: UInt32?
+    var packetTableInfo: PacketTableInfo?
+    var metadata: AudioMetadata?
+    var duration: Duration?
+    /// Packets, bytes and frames handed to the packets handler.
+    var parsedPackets: Int64 = 0
+    var parsedBytes: Int64 = 0
+    var parsedFrames: Int64 = 0
+    /// True when the whole input was parsed and `finish()` succeeded.
+    var isComplete = false
+    /// Every packet (only when requested), as runs.
+    var packets: [PacketRun]?
+    /// The first diagnostics (the parser keeps at most 1,000).
+    var diagnostics: [ParserDiagnostic] = []
+    /// The number of diagnostics in total.
+    var diagnosticCount = 0
+    /// What ended the parse, if it failed.
+    var failure: Failure?
+
+    /// The duration rule (documented in `docs/cli.md`):
+    ///
+    /// 1. `packetTableInfo.numberValidFrames`, when the stream has gapless info;
+    /// 2. else `audioDataPacketCount × framesPerPacket`, when both are known and frames per packet is
+    ///    constant (> 0);
+    /// 3. else the frames of the packets parsed, when the whole input was parsed;
+    /// 4. else `audioDataByteCount × 8 / bitRate × sampleRate`, when all three are known (always
+    ///    estimated);
+    /// 5. else unknown.
+    ///
+    /// The result is exact (`isEstimated == false`) only when the input was parsed to its end without
+    /// error and rule 1, 2 or 3 applied.
+    static func duration(
+        packetTableInfo: PacketTableInfo?, packetCount: UInt64?, byteCount: UInt64?, bitRate: UInt32?,
+        format: StreamDescription?, parsedFrames: Int64, isComplete: Bool
+    ) -> Duration? {
+        let rate = format?.sampleRate ?? 0
+        func make(_ frames: Int64, _ source: DurationSource, estimated: Bool) -> Duration {
+            let seconds = rate > 0 && rate.isFinite ? Double(frames) / rate : nil
+            return Duration(frames: frames, seconds: seconds, isEstimated: estimated, source: source)
+        }
+        if let info = packetTableInfo {
+            return make(info.numberValidFrames, .packetTable, estimated: !isComplete)
+        }
+        if let packets = packetCount, let fpp = format?.framesPerPacket, fpp > 0, packets <= UInt64(Int64.max) {
+            let (frames, overflow) = Int64(packets).multipliedReportingOverflow(by: Int64(fpp))
+            if !overflow { return make(frames, .packetCount, estimated: !isComplete) }
+        }
+        if isComplete {
+            return make(parsedFrames, .parsedFrames, estimated: false)
+        }
+        if let bytes = byteCount, let bits = bitRate, bits > 0, rate > 0, rate.isFinite {
+            let seconds = Double(bytes) * 8 / Double(bits)
+            let frames = (seconds * rate).rounded()
+            if frames < 9.0e18 { return make(Int64(frames), .bitRate, estimated: true) }
+        }
+        return nil
+    }
+}
+
+/// What to collect, and how to feed the parser.
+struct InspectOptions: Equatable {
+    /// Keep every packet (`--packets`).
+    var collectPackets = false
+    /// Feed the parser in chunks of exactly this many bytes (`--chunk-size`); `nil` feeds each read as
+    /// it arrives.
+    var chunkSize: Int?
+    /// The size of each read (the buffer is allocated once and reused).
+    var readSize = 1 << 20
+}
+
+/// Runs a parser over an input and collects an `InspectionReport`.
+final class Inspector {
+    private let parser = AudioStreamParser()
+    private let options: InspectOptions
+    private var packets: [InspectionReport.PacketRun] = []
+
+    init(options: InspectOptions) {
+        self.options = options
+        if options.collectPackets {
+            parser.packetsHandler = { [unowned self] batch in record(batch) }
+        }
+    }
+
+    /// Parses everything `input` yields, then finishes, and returns the report. Never throws: a
+    /// failure is part of the report.
+    static func inspect(_ input: inout some ByteSource, source: String, options: InspectOptions) -> InspectionReport {
+        let inspector = Inspector(options: options)
+        let failure = inspector.run(&input)
+        return inspector.report(source: source, failure: failure)
+    }
+
+    /// Opens `path` (`-` for standard input), parses it and returns the report.
+    static func inspect(path: String, options: InspectOptions) -> InspectionReport {
+        do {
+            var input = try FileInput(path: path)
+            return inspect(&input, source: path, options: options)
+        } catch {
+            let inspector = Inspector(options: options)
+            return inspector.report(
+                source: path,
+                failure: InspectionReport.Failure(code: "io", offset: error.offset, message: error.message))
+        }
+    }
+
+    /// Parses bytes held in memory.
+    static func inspect(bytes: [UInt8], source: String, options: InspectOptions) -> InspectionReport {
+        var input = MemoryInput(bytes)
+        return inspect(&input, source: source, options: options)
+    }
+
+    private func run(_ input: inout some ByteSource) -> InspectionReport.Failure? {
+        var buffer = [UInt8](repeating: 0, count: max(1, options.readSize))
+        var chunker = Chunker(size: options.chunkSize)
+        let parser = self.parser
+        let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in try parser.parse(chunk) }
+        do {
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
+                if count == 0 { break }
+                try buffer.withUnsafeBytes { raw in
+                    try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
+                }
+            }
+            try chunker.flush(feed)
+            try parser.finish()
+            return nil
+        } catch let error as AudioStreamError {
+            return InspectionReport.Failure(
+                code: error.code.description, offset: error.byteOffset, message: error.reason)
+        } catch let error as InputError {
+            return InspectionReport.Failure(code: "io", offset: error.offset, message: error.message)
+        } catch {
+            return InspectionReport.Failure(code: "wht?", offset: nil, message: "\(error)")
+        }
+    }
+
+    /// Appends a batch's packets, merging back-to-back packets of equal size and frames into runs.
+    private func record(_ batch: PacketBatch) {
+        let constantFrames = Int64(parser.dataFormat?.framesPerPacket ?? 0)
+        for d in batch.descriptions {
+            let offset = batch.fileOffset + d.startOffset
+            let size = Int64(d.dataByteSize)
+            let frames = d.variableFramesInPacket != 0 ? Int64(d.variableFramesInPacket) : constantFrames
+            if var last = packets.last, last.size == size, last.frames == frames,
+                last.offset + last.count * last.size == offset
+            {
+                last.count += 1
+                packets[packets.count - 1] = last
+            } else {
+                packets.append(InspectionReport.PacketRun(offset: offset, size: size, frames: frames, count: 1))
+            }
+        }
+    }
+
+    private func report(source: String, failure: InspectionReport.Failure?) -> InspectionReport {
+        var r = InspectionReport(source: source)
+        r.fileType = parser.fileFormat
+        r.dataFormat = parser.dataFormat
+        r.formatList = parser.formatList
+        r.magicCookie = parser.magicCookie
+        r.channelLayout = parser.channelLayout
+        r.dataOffset = parser.dataOffset
+        r.audioDataByteCount = parser.audioDataByteCount
+        r.audioDataPacketCount = parser.audioDataPacketCount
+        r.maximumPacketSize = parser.maximumPacketSize
+        r.packetSizeUpperBound = parser.packetSizeUpperBound
+        r.averageBytesPerPacket = parser.averageBytesPerPacket
+        r.bitRate = parser.bitRate
+        r.packetTableInfo = parser.packetTableInfo
+        r.metadata = parser.metadata
+        r.parsedPackets = parser.parsedPacketCount
+        r.parsedBytes = parser.parsedByteCount
+        r.parsedFrames = parser.parsedFrameCount
+        r.isComplete = failure == nil && parser.isComplete
+        r.packets = options.collectPackets ? packets : nil
+        r.diagnostics = parser.diagnostics
+        r.diagnosticCount = parser.diagnosticCount
+        r.failure = failure
+        r.duration = InspectionReport.duration(
+            packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: r.audioDataByteCount,
+            bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)
+        return r
+    }
+}

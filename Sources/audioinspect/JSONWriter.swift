@@ -1,0 +1,327 @@
+import AudioStreamParsing
+
+/// A JSON value whose object members keep the order they were given in (so documents are
+/// deterministic and keys appear in the documented order).
+enum JSONValue {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    /// Written as Swift's shortest round-trip `description` (`8000.0`, `0.3`, `1e-05`); NaN and
+    /// infinities, which JSON cannot represent, are written as `null`.
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+    /// An array whose elements are produced while it is written (long packet lists are never
+    /// materialised).
+    case lazyArray(() -> AnyIterator<JSONValue>)
+
+    var isContainer: Bool {
+        switch self {
+        case .array, .object, .lazyArray: return true
+        default: return false
+        }
+    }
+}
+
+/// Writes `JSONValue`s deterministically: two-space indentation; object members one per line;
+/// arrays of scalars on one line; arrays of containers one element per line, each element on one
+/// line. Output goes to any `TextOutputStream` (a `String` in tests, buffered standard output in the
+/// tool).
+struct JSONWriter<Output: TextOutputStream> {
+    var output: Output
+
+    init(output: Output) { self.output = output }
+
+    /// Writes `value` followed by a newline.
+    mutating func write(_ value: JSONValue) {
+        write(value, depth: 0, compact: false)
+        output.write("\n")
+    }
+
+    private mutating func write(_ value: JSONValue, depth: Int, compact: Bool) {
+        switch value {
+        case .null: output.write("null")
+        case .bool(let b): output.write(b ? "true" : "false")
+        case .int(let i): output.write(String(i))
+        case .uint(let u): output.write(String(u))
+        case .double(let d): output.write(d.isFinite ? d.description : "null")
+        case .string(let s): writeString(s)
+        case .object(let members): writeObject(members, depth: depth, compact: compact)
+        case .array(let elements):
+            writeArray(
+                AnyIterator(elements.makeIterator()), depth: depth, compact: compact,
+                scalarsInline: !elements.contains { $0.isContainer })
+        case .lazyArray(let make): writeArray(make(), depth: depth, compact: compact, scalarsInline: false)
+        }
+    }
+
+    private mutating func writeObject(_ members: [(String, JSONValue)], depth: Int, compact: Bool) {
+        if members.isEmpty {
+            output.write("{}")
+            return
+        }
+        if compact {
+            output.write("{")
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { output.write(", ") }
+                writeString(key)
+                output.write(": ")
+                write(value, depth: depth, compact: true)
+            }
+            output.write("}")
+            return
+        }
+        output.write("{\n")
+        for (i, (key, value)) in members.enumerated() {
+            indent(depth + 1)
+            writeString(key)
+            output.write(": ")
+            write(value, depth: depth + 1, compact: false)
+            output.write(i + 1 < members.count ? ",\n" : "\n")
+        }
+        indent(depth)
+        output.write("}")
+    }
+
+    private mutating func writeArray(_ elements: AnyIterator<JSONValue>, depth: Int, compact: Bool, scalarsInline: Bool)
+    {
+        guard let first = elements.next() else {
+            output.write("[]")
+            return
+        }
+        if compact || scalarsInline {
+            output.write("[")
+            write(first, depth: depth, compact: true)
+            while let next = elements.next() {
+                output.write(", ")
+                write(next, depth: depth, compact: true)
+            }
+            output.write("]")
+            return
+        }
+        output.write("[\n")
+        indent(depth + 1)
+        write(first, depth: depth + 1, compact: true)
+        while let next = elements.next() {
+            output.write(",\n")
+            indent(depth + 1)
+            write(next, depth: depth + 1, compact: true)
+        }
+        output.write("\n")
+        indent(depth)
+        output.write("]")
+    }
+
+    private mutating func indent(_ depth: Int) {
+        output.write(String(repeating: "  ", count: depth))
+    }
+
+    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\t` … or
+    /// `\u00XX`; everything else as UTF-8.
+    private mutating func writeString(_ s: String) {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16, uppercase: false)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+        output.write(out)
+    }
+}
+
+// MARK: The audioinspect/1 document
+
+extension InspectionReport {
+    /// The schema identifier written as `schema`.
+    static let schema = "audioinspect/1"
+
+    /// The `audioinspect/1` document, keys in the documented order (`docs/cli.md`).
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("schema", .string(Self.schema)),
+            ("source", .string(source)),
+            ("fileType", fileType.map { .string($0.description) } ?? .null),
+            ("dataFormat", dataFormat.map { .object(Self.members(of: $0)) } ?? .null),
+            (
+                "formatList",
+                formatList.map { list in
+                    .array(
+                        list.map {
+                            .object(
+                                Self.members(of: $0.streamDescription) + [
+                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag)))
+                                ])
+                        })
+                } ?? .null
+            ),
+            ("magicCookie", magicCookie.map { .string(Self.hex($0)) } ?? .null),
+            (
+                "channelLayout",
+                channelLayout.map { layout in
+                    .object([
+                        ("tag", .uint(UInt64(layout.tag))),
+                        ("bitmap", .uint(UInt64(layout.bitmap))),
+                        ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
+                    ])
+                } ?? .null
+            ),
+            ("dataOffset", dataOffset.map { .int($0) } ?? .null),
+            ("audioDataByteCount", audioDataByteCount.map { .uint($0) } ?? .null),
+            ("audioDataPacketCount", audioDataPacketCount.map { .uint($0) } ?? .null),
+            ("maximumPacketSize", maximumPacketSize.map { .uint(UInt64($0)) } ?? .null),
+            ("packetSizeUpperBound", packetSizeUpperBound.map { .uint(UInt64($0)) } ?? .null),
+            ("averageBytesPerPacket", averageBytesPerPacket.map { .double($0) } ?? .null),
+            ("bitRate", bitRate.map { .uint(UInt64($0)) } ?? .null),
+            (
+                "packetTableInfo",
+                packetTableInfo.map { info in
+                    .object([
+                        ("validFrames", .int(info.numberValidFrames)),
+                        ("primingFrames", .int(Int64(info.primingFrames))),
+                        ("remainderFrames", .int(Int64(info.remainderFrames))),
+                    ])
+                } ?? .null
+            ),
+            (
+                "duration",
+                duration.map { d in
+                    .object([
+                        ("seconds", d.seconds.map { .double($0) } ?? .null),
+                        ("frames", .int(d.frames)),
+                        ("estimated", .bool(d.isEstimated)),
+                    ])
+                } ?? .null
+            ),
+            (
+                "parsed",
+                .object([
+                    ("packets", .int(parsedPackets)),
+                    ("bytes", .int(parsedBytes)),
+                    ("frames", .int(parsedFrames)),
+                ])
+            ),
+        ]
+        let m = metadata ?? AudioMetadata()
+        members += [
+            ("metadata", .object(m.info.keys.sorted(by: Self.byteOrder).map { ($0, .string(m.info[$0] ?? "")) })),
+            (
+                "tags",
+                .array(
+                    m.tags.map {
+                        .object([
+                            ("source", .string($0.source)), ("key", .string($0.key)), ("value", .string($0.value)),
+                        ])
+                    })
+            ),
+            (
+                "artwork",
+                .array(
+                    m.artwork.map {
+                        .object([
+                            ("mimeType", .string($0.mimeType)),
+                            ("pictureType", .uint(UInt64($0.pictureType))),
+                            ("bytes", .int(Int64($0.data.count))),
+                        ])
+                    })
+            ),
+            (
+                "chapters",
+                .array(
+                    m.chapters.map {
+                        .object([
+                            ("title", .string($0.title)),
+                            ("startSeconds", .double($0.startSeconds)),
+                            ("endSeconds", $0.endSeconds.map { .double($0) } ?? .null),
+                        ])
+                    })
+            ),
+            ("packets", packets.map { runs in .lazyArray { Self.packetElements(runs) } } ?? .null),
+            (
+                "diagnostics",
+                .array(
+                    diagnostics.map { .object([("offset", .int($0.byteOffset)), ("message", .string($0.message))]) })
+            ),
+        ]
+        if let failure {
+            members.append(
+                (
+                    "error",
+                    .object([
+                        ("code", .string(failure.code)),
+                        ("offset", failure.offset.map { .int($0) } ?? .null),
+                        ("message", .string(failure.message)),
+                    ])
+                ))
+        }
+        return .object(members)
+    }
+
+    /// The members of a `StreamDescription`, in the documented order.
+    static func members(of d: StreamDescription) -> [(String, JSONValue)] {
+        [
+            ("formatID", .string(d.formatID.description)),
+            ("sampleRate", .double(d.sampleRate)),
+            ("channelsPerFrame", .uint(UInt64(d.channelsPerFrame))),
+            ("framesPerPacket", .uint(UInt64(d.framesPerPacket))),
+            ("bytesPerPacket", .uint(UInt64(d.bytesPerPacket))),
+            ("bytesPerFrame", .uint(UInt64(d.bytesPerFrame))),
+            ("bitsPerChannel", .uint(UInt64(d.bitsPerChannel))),
+            ("formatFlags", .uint(UInt64(d.formatFlags))),
+        ]
+    }
+
+    /// Every packet of `runs`, one `{offset, size, frames}` object each, produced on demand.
+    static func packetElements(_ runs: [PacketRun]) -> AnyIterator<JSONValue> {
+        var run = 0
+        var index: Int64 = 0
+        return AnyIterator {
+            while run < runs.count && index >= runs[run].count {
+                run += 1
+                index = 0
+            }
+            guard run < runs.count else { return nil }
+            let r = runs[run]
+            defer { index += 1 }
+            return .object([
+                ("offset", .int(r.offset + index * r.size)), ("size", .int(r.size)), ("frames", .int(r.frames)),
+            ])
+        }
+    }
+
+    /// Lower-case hex digits.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".unicodeScalars)
+        var s = String.UnicodeScalarView()
+        for b in bytes {
+            s.append(digits[Int(b >> 4)])
+            s.append(digits[Int(b & 0xF)])
+        }
+        return String(s)
+    }
+
+    /// Orders strings by their UTF-8 bytes (locale-independent).
+    static func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+    /// The document as text.
+    var jsonText: String {
+        var writer = JSONWriter(output: "")
+        writer.write(json)
+        return writer.output
+    }
+}

@@ -1,0 +1,206 @@
+import AudioStreamParsing
+
+/// The human-readable summary printed by `audioinspect FILE`.
+extension InspectionReport {
+    /// Writes the summary: one labelled line per fact, continuation lines indented under the value.
+    ///
+    /// - Parameters:
+    ///   - output: where to write.
+    ///   - includePackets: also write the packet table (`--packets`).
+    func writeText(to output: inout some TextOutputStream, includePackets: Bool) {
+        var lines: [(String, [String])] = []
+        func add(_ label: String, _ values: [String]) { lines.append((label, values.isEmpty ? ["none"] : values)) }
+        func add(_ label: String, _ value: String) { lines.append((label, [value])) }
+
+        add("Source", source == "-" ? "standard input" : source)
+        add("File type", fileType.map { "\($0) (\(Self.fileTypeName($0)))" } ?? "unknown")
+        if let f = dataFormat {
+            add("Data format", [Self.formatSummary(f), Self.formatFields(f)])
+        } else {
+            add("Data format", "unknown")
+        }
+        if let list = formatList, list.count > 1 {
+            add(
+                "Format list",
+                list.map {
+                    Self.formatSummary($0.streamDescription) + ", layout tag \(Self.hex32($0.channelLayoutTag))"
+                })
+        }
+        if let d = duration {
+            var text = d.seconds.map { Self.fixed3($0) + " s, " } ?? ""
+            text += "\(d.frames) frames"
+            switch (d.isEstimated, d.source) {
+            case (true, .bitRate): text += " (estimated from the bit rate)"
+            case (true, _): text += " (estimated: the input was not parsed to its end)"
+            case (false, _): break
+            }
+            add("Duration", text)
+        } else {
+            add("Duration", "unknown")
+        }
+        add("Bit rate", bitRate.map { "\($0) bit/s" } ?? "unknown")
+        add("Data offset", dataOffset.map { String($0) } ?? "unknown")
+        if audioDataByteCount == nil && audioDataPacketCount == nil {
+            add("Audio data", "unknown")
+        } else {
+            add("Audio data", "\(Self.text(audioDataByteCount)) bytes, \(Self.text(audioDataPacketCount)) packets")
+        }
+        add("Parsed", "\(parsedPackets) packets, \(parsedBytes) bytes, \(parsedFrames) frames")
+        let average = averageBytesPerPacket.map { Self.number($0) } ?? "unknown"
+        add(
+            "Packet size",
+            "max \(Self.text(maximumPacketSize)), upper bound \(Self.text(packetSizeUpperBound)), average \(average)")
+        if let p = packetTableInfo {
+            add(
+                "Gapless",
+                "\(p.numberValidFrames) valid frames, \(p.primingFrames) priming, \(p.remainderFrames) remainder")
+        } else {
+            add("Gapless", "none")
+        }
+        if let c = channelLayout {
+            var text = "tag \(Self.hex32(c.tag))"
+            if c.tag == ChannelLayout.Tag.useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
+            text += ", \(c.numberOfChannels) channels"
+            if !c.channelLabels.isEmpty {
+                text += ", labels \(c.channelLabels.map(String.init).joined(separator: " "))"
+            }
+            add("Channel layout", text)
+        } else {
+            add("Channel layout", "none")
+        }
+        if let cookie = magicCookie {
+            let shown = Self.hex(Array(cookie.prefix(32))) + (cookie.count > 32 ? "…" : "")
+            add("Magic cookie", "\(cookie.count) bytes: \(shown)")
+        } else {
+            add("Magic cookie", "none")
+        }
+        let m = metadata ?? AudioMetadata()
+        add("Info", m.info.keys.sorted(by: Self.byteOrder).map { "\($0): \(Self.oneLine(m.info[$0] ?? ""))" })
+        add("Tags", m.tags.map { "[\($0.source)] \($0.key) = \(Self.oneLine($0.value))" })
+        add("Artwork", m.artwork.map { "\($0.mimeType), picture type \($0.pictureType), \($0.data.count) bytes" })
+        add(
+            "Chapters",
+            m.chapters.map { c in
+                "\(Self.fixed3(c.startSeconds)) – \(c.endSeconds.map(Self.fixed3) ?? "?") s: \(Self.oneLine(c.title))"
+            })
+        var notes = diagnostics.map { "at \($0.byteOffset): \($0.message)" }
+        if diagnosticCount > diagnostics.count { notes.append("… and \(diagnosticCount - diagnostics.count) more") }
+        add("Diagnostics", notes)
+        if let failure {
+            add("Error", "\(failure.code)\(failure.offset.map { " at offset \($0)" } ?? ""): \(failure.message)")
+        }
+
+        let width = 16
+        for (label, values) in lines {
+            for (i, value) in values.enumerated() {
+                let head = i == 0 ? label : ""
+                output.write(head + String(repeating: " ", count: max(1, width - head.count)) + value + "\n")
+            }
+        }
+        if includePackets, let runs = packets {
+            output.write("\nPackets\n")
+            output.write(
+                Self.pad("index", 10) + Self.pad("offset", 14) + Self.pad("size", 10) + Self.pad("frames", 10) + "\n")
+            var index: Int64 = 0
+            for r in runs {
+                for k in 0..<r.count {
+                    output.write(
+                        Self.pad(String(index), 10) + Self.pad(String(r.offset + k * r.size), 14)
+                            + Self.pad(String(r.size), 10) + Self.pad(String(r.frames), 10) + "\n")
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// `µ-law (ulaw), 8000 Hz, 1 channel, 8 bits`.
+    static func formatSummary(_ f: StreamDescription) -> String {
+        var parts = ["\(formatName(f)) (\(f.formatID))", "\(number(f.sampleRate)) Hz"]
+        parts.append(f.channelsPerFrame == 1 ? "1 channel" : "\(f.channelsPerFrame) channels")
+        if f.bitsPerChannel > 0 { parts.append("\(f.bitsPerChannel) bits") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// `bytes/packet 1, frames/packet 1, bytes/frame 1, flags 0x0000000C`.
+    static func formatFields(_ f: StreamDescription) -> String {
+        "bytes/packet \(f.bytesPerPacket), frames/packet \(f.framesPerPacket), bytes/frame \(f.bytesPerFrame), "
+            + "flags \(hex32(f.formatFlags))"
+    }
+
+    /// A readable codec name; linear PCM says its sample type and byte order.
+    static func formatName(_ f: StreamDescription) -> String {
+        if f.formatID == .linearPCM {
+            let isFloat = f.formatFlags & LinearPCMFlags.isFloat != 0
+            let kind =
+                isFloat
+                ? "float" : f.formatFlags & LinearPCMFlags.isSignedInteger != 0 ? "signed integer" : "unsigned integer"
+            let order =
+                f.bitsPerChannel <= 8
+                ? "" : f.formatFlags & LinearPCMFlags.isBigEndian != 0 ? ", big-endian" : ", little-endian"
+            return "Linear PCM, \(kind)\(order)"
+        }
+        let names: [AudioFormat: String] = [
+            .uLaw: "µ-law", .aLaw: "A-law", .mpeg4AAC: "AAC", .mpeg4AAC_HE: "HE-AAC", .mpeg4AAC_HE_V2: "HE-AAC v2",
+            .mpegLayer1: "MPEG Layer I", .mpegLayer2: "MPEG Layer II", .mpegLayer3: "MPEG Layer III",
+            .appleLossless: "Apple Lossless", .flac: "FLAC", .opus: "Opus", .vorbis: "Vorbis",
+            .appleIMA4: "IMA 4:1 ADPCM",
+            .dviIntelIMA: "IMA ADPCM (DVI)", .microsoftADPCM: "Microsoft ADPCM", .microsoftGSM: "GSM 6.10",
+            .ac3: "AC-3", .enhancedAC3: "E-AC-3", .amr: "AMR-NB", .amrWB: "AMR-WB",
+        ]
+        return names[f.formatID] ?? "format"
+    }
+
+    /// A readable container name.
+    static func fileTypeName(_ t: AudioFileType) -> String {
+        let names: [AudioFileType: String] = [
+            .wave: "WAVE", .rf64: "RF64", .bw64: "BW64", .wave64: "Wave64", .aiff: "AIFF", .aifc: "AIFF-C",
+            .caf: "Core Audio Format", .next: "NeXT/Sun audio", .mp3: "MPEG Layer III", .mp2: "MPEG Layer II",
+            .mp1: "MPEG Layer I", .aacADTS: "AAC ADTS", .mpeg4: "MPEG-4", .m4a: "MPEG-4 audio",
+            .m4b: "MPEG-4 audiobook",
+            .threeGP: "3GPP", .threeGP2: "3GPP2", .flac: "FLAC", .ogg: "Ogg", .ac3: "AC-3", .amr: "AMR",
+        ]
+        return names[t] ?? "container"
+    }
+
+    /// `8000` for whole numbers, otherwise the shortest round-trip form.
+    static func number(_ d: Double) -> String {
+        if d.isFinite, d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return d.description
+    }
+
+    /// Three decimals without Foundation: `0.300`.
+    static func fixed3(_ d: Double) -> String {
+        guard d.isFinite, abs(d) < 9e15 else { return d.description }
+        let millis = Int64((abs(d) * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return (d < 0 && millis > 0 ? "-" : "") + "\(millis / 1000)."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// The value, or `unknown`.
+    static func text<T: BinaryInteger>(_ value: T?) -> String { value.map { String($0) } ?? "unknown" }
+
+    /// `0x0000000C`.
+    static func hex32(_ v: UInt32) -> String {
+        let s = String(v, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, 8 - s.count)) + s
+    }
+
+    /// A value on one line: newlines and tabs shown as `\n`, `\t`.
+    static func oneLine(_ s: String) -> String {
+        var out = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(1, width - s.count)) + s
+    }
+}
