@@ -291,8 +291,7 @@ public final class AudioStreamParser {
     /// `readyToProducePackets` was announced, also after `finish()`.
     ///
     /// - Returns: the byte offset relative to `dataOffset` and whether it is an estimate.
-    /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one at or past the end (packet ≥
-    ///   the packet count, once known);
+    /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one past the end;
     ///   `dataUnavailable` (`more`) before the audio data was reached.
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
         if let failure { throw failure }
@@ -306,7 +305,7 @@ public final class AudioStreamParser {
         }
         // Safe to force unwrap: checked just above.
         let map = format!.packetMap
-        if packet < 0 || (map.packetCount.map { packet >= $0 } ?? false) {
+        if packet < 0 || (map.packetCount.map { packet > $0 } ?? false) {
             throw context.error(.invalidPacketOffset, "\(formatName): seek target outside the stream's packets")
         }
         guard let byte = map.packetToByte(packet) else {

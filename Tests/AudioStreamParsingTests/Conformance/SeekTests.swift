@@ -114,14 +114,16 @@ struct SeekTests {
         }
     }
 
+    /// Seeking to −1 or beyond the end (packet count + 1) throws `pck?`. Seeking to the packet count
+    /// itself is the end of the data (Apple: `pck?` is for offsets "past EOF"; the facade accepts
+    /// `packet == count`): it returns the data's end offset, and feeding from there delivers nothing.
     @Test(arguments: FixtureCatalog.all)
     func seekOutsideThePacketsThrowsInvalidPacketOffset(_ fixture: Fixture) throws {
         let input = try fixture.bytes()
         let full = try Self.fullParse(input)
         let n = Int64(full.packets.count)
-        // -1 is before the first packet; n is one past the last (there is no packet n to resume at);
-        // n + 1 is beyond. A fresh parser each time: a thrown error makes a parser terminal.
-        for target in [-1, n, n + 1] {
+        // A fresh parser each time: a thrown error makes a parser terminal.
+        for target in [-1, n + 1, n + 100] {
             let (parser, _) = try Self.prepare(input, .wholeFile)
             do {
                 let t = try parser.seek(toPacket: target)
@@ -130,6 +132,15 @@ struct SeekTests {
                 #expect(error.code == .invalidPacketOffset, "\(fixture): seek to \(target) of \(n): \(error)")
             }
         }
+        let (parser, recorder) = try Self.prepare(input, .wholeFile)
+        let end = full.packets.last.map { $0.offset + Int64($0.size) } ?? full.dataOffset
+        let seek = try parser.seek(toPacket: n)
+        #expect(seek.absoluteOffset == end, "\(fixture): seek to the packet count \(n)")
+        recorder.log = EventLog()
+        let tail = input[Int(min(Int64(input.count), seek.absoluteOffset))...]
+        let error = parser.feed(tail, chunking: .whole, firstFlags: .discontinuity)
+        #expect(error == nil, "\(fixture): feeding after a seek to the end: \(String(describing: error))")
+        #expect(recorder.log.packetCount == 0, "\(fixture): packets after a seek to the end")
     }
 
     @Test(arguments: FixtureCatalog.all)
