@@ -17,7 +17,9 @@ package struct LoggedPacket: Equatable, CustomStringConvertible, Sendable {
         self.variableFrames = variableFrames
     }
 
-    package var description: String { "#\(index) @\(offset)+\(size)" + (variableFrames != 0 ? " (\(variableFrames) fr)" : "") }
+    package var description: String {
+        "#\(index) @\(offset)+\(size)" + (variableFrames != 0 ? " (\(variableFrames) fr)" : "")
+    }
 }
 
 extension EventLog {

@@ -78,7 +78,8 @@ package enum FixtureCatalog {
             guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue,
                 let names = try? fm.contentsOfDirectory(atPath: dir)
             else { continue }
-            for name in names.sorted() where !name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasSuffix(".md") {
+            for name in names.sorted() where !name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasSuffix(".md")
+            {
                 var fileIsDir: ObjCBool = false
                 let full = (dir as NSString).appendingPathComponent(name)
                 if fm.fileExists(atPath: full, isDirectory: &fileIsDir), !fileIsDir.boolValue {
@@ -102,8 +103,10 @@ package enum FixtureCatalog {
         var rows: [String: ProvenanceRow] = [:]
         for line in text.split(separator: "\n") where line.hasPrefix("| `") {
             // Cells are separated by unescaped `|` (commands contain `\|`).
-            let cells = line.replacingOccurrences(of: "\\|", with: "\u{1}").split(separator: "|", omittingEmptySubsequences: false)
-                .map { $0.replacingOccurrences(of: "\u{1}", with: "|").trimmingCharacters(in: .whitespaces) }
+            let cells = line.replacingOccurrences(of: "\\|", with: "\u{1}").split(
+                separator: "|", omittingEmptySubsequences: false
+            )
+            .map { $0.replacingOccurrences(of: "\u{1}", with: "|").trimmingCharacters(in: .whitespaces) }
             // ["", file, command, signal, exercises, notes, ""]
             guard cells.count >= 6 else { continue }
             let file = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))

@@ -99,7 +99,9 @@ package struct Oracle: Sendable, Equatable {
                     }
                     list.append(Packet(pos: cells[0].int, size: size, duration: cells.count > 2 ? cells[2].int : nil))
                 case .object(let o):
-                    guard let size = o["size"]?.int else { throw OracleError.malformed(source, "packet \(i) has no size") }
+                    guard let size = o["size"]?.int else {
+                        throw OracleError.malformed(source, "packet \(i) has no size")
+                    }
                     list.append(Packet(pos: o["pos"]?.int, size: size, duration: o["duration"]?.int))
                 default:
                     throw OracleError.malformed(source, "packet \(i) is neither [pos, size, duration] nor an object")
@@ -204,7 +206,8 @@ package enum JSONValue: Sendable, Equatable, Decodable, CustomStringConvertible 
         case .string(let s): return "\"\(s)\""
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
         case .object(let o):
-            return "{" + o.keys.sorted().map { "\"\($0)\": \(o[$0]?.description ?? "null")" }.joined(separator: ", ") + "}"
+            return "{" + o.keys.sorted().map { "\"\($0)\": \(o[$0]?.description ?? "null")" }.joined(separator: ", ")
+                + "}"
         }
     }
 }

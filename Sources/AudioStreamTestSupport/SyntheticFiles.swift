@@ -15,7 +15,9 @@ package enum SyntheticFiles {
     }
 
     /// A PCM `fmt ` body (16 bytes, wFormatTag 1), plus `extra` bytes (the chunk is then larger).
-    package static func pcmFormatBody(channels: UInt16, sampleRate: UInt32, bits: UInt16, extra: [UInt8] = []) -> [UInt8] {
+    package static func pcmFormatBody(channels: UInt16, sampleRate: UInt32, bits: UInt16, extra: [UInt8] = [])
+        -> [UInt8]
+    {
         let blockAlign = channels * (bits / 8)
         return le16(1) + le16(channels) + le32(sampleRate) + le32(sampleRate * UInt32(blockAlign)) + le16(blockAlign)
             + le16(bits) + extra
@@ -29,7 +31,8 @@ package enum SyntheticFiles {
     ) -> [UInt8] {
         let dataBytes = frames * Int(channels) * Int(bits / 8)
         var body = Array("WAVE".utf8)
-        body += riffChunk("fmt ", pcmFormatBody(channels: channels, sampleRate: sampleRate, bits: bits, extra: formatExtra))
+        body += riffChunk(
+            "fmt ", pcmFormatBody(channels: channels, sampleRate: sampleRate, bits: bits, extra: formatExtra))
         for c in chunksBeforeData { body += c }
         body += riffChunk("data", ramp(dataBytes))
         for c in chunksAfterData { body += c }
@@ -55,5 +58,7 @@ package enum SyntheticFiles {
 
     package static func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
     package static func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-    package static func be32(_ v: UInt32) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+    package static func be32(_ v: UInt32) -> [UInt8] {
+        (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (8 * $0)) }
+    }
 }

@@ -112,7 +112,9 @@ struct FixtureConformanceTests {
             }
         }
         guard sawReady else { return ["readyToProducePackets never announced; announced \(prefix)"] }
-        if prefix.first != .fileFormat { problems.append("first announcement is \(prefix.first.map { "\($0)" } ?? "none"), not ffmt") }
+        if prefix.first != .fileFormat {
+            problems.append("first announcement is \(prefix.first.map { "\($0)" } ?? "none"), not ffmt")
+        }
         if prefix.count < 2 || prefix[prefix.count - 2] != .dataOffset {
             problems.append("dataOffset is not announced right before readyToProducePackets: \(prefix)")
         }

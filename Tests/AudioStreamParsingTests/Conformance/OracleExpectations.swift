@@ -26,7 +26,8 @@ struct ExpectedStream: CustomStringConvertible {
     var source: String
 
     var description: String {
-        "\(format) \(sampleRate) Hz \(channels) ch, data @\(dataOffset) \(byteCount) B, \(frameCount) frames [\(source)]"
+        "\(format) \(sampleRate) Hz \(channels) ch, data @\(dataOffset) \(byteCount) B, \(frameCount) frames"
+            + " [\(source)]"
     }
 }
 
@@ -107,7 +108,8 @@ enum CodecTable {
         default: return nil
         }
         if bits > 8 && bigEndian == nil { return nil }
-        return PCMLayout(bits: bits, isFloat: kind == "f", isSigned: kind == "s", isBigEndian: bits > 8 ? bigEndian : nil)
+        return PCMLayout(
+            bits: bits, isFloat: kind == "f", isSigned: kind == "s", isBigEndian: bits > 8 ? bigEndian : nil)
     }
 }
 

@@ -154,22 +154,29 @@ struct SeekTests {
             let frame = full.startFrames[Int(target)]
             let frames = full.startFrames[Int(target) + 1] - frame
             let context = "\(fixture) packet \(target)"
-            #expect(parser.packetToByte(target) == Translation(value: byte, isEstimated: false), "\(context): packetToByte")
             #expect(
-                parser.byteToPacket(byte) == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
+                parser.packetToByte(target) == Translation(value: byte, isEstimated: false), "\(context): packetToByte")
+            #expect(
+                parser.byteToPacket(byte)
+                    == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
                 "\(context): byteToPacket(first byte)")
             #expect(
                 parser.byteToPacket(byte + Int64(p.size) - 1)
-                    == Translation(value: PacketPosition(packet: target, offsetInPacket: Int64(p.size) - 1), isEstimated: false),
+                    == Translation(
+                        value: PacketPosition(packet: target, offsetInPacket: Int64(p.size) - 1), isEstimated: false),
                 "\(context): byteToPacket(last byte)")
-            #expect(parser.packetToFrame(target) == Translation(value: frame, isEstimated: false), "\(context): packetToFrame")
             #expect(
-                parser.frameToPacket(frame) == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
+                parser.packetToFrame(target) == Translation(value: frame, isEstimated: false),
+                "\(context): packetToFrame")
+            #expect(
+                parser.frameToPacket(frame)
+                    == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
                 "\(context): frameToPacket(first frame)")
             if frames > 0 {
                 #expect(
                     parser.frameToPacket(frame + frames - 1)
-                        == Translation(value: PacketPosition(packet: target, offsetInPacket: frames - 1), isEstimated: false),
+                        == Translation(
+                            value: PacketPosition(packet: target, offsetInPacket: frames - 1), isEstimated: false),
                     "\(context): frameToPacket(last frame)")
             }
             // Round trips.

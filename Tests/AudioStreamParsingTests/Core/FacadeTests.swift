@@ -62,7 +62,9 @@ struct FacadeTests {
         }
         try parser.parse(sample.bytes)
         try parser.finish()
-        let nope = ["parse": AudioStreamError.Code.illegalOperation, "finish": .illegalOperation, "seek": .illegalOperation]
+        let nope = [
+            "parse": AudioStreamError.Code.illegalOperation, "finish": .illegalOperation, "seek": .illegalOperation,
+        ]
         #expect(fromListener == nope)
         #expect(fromPackets == nope)
         // The refused calls did not disturb the parse.
@@ -75,7 +77,10 @@ struct FacadeTests {
     @Test func afterAnErrorEveryCallRethrowsIt() throws {
         let parser = AudioStreamParser()
         let text = Array("This is plain text and not an audio container at all.\n".utf8)
-        let first = Self.error { try parser.parse(text); try parser.finish() }
+        let first = Self.error {
+            try parser.parse(text)
+            try parser.finish()
+        }
         let error = try #require(first)
         #expect(error.code == .unsupportedFileType)
         #expect(Self.error { try parser.parse(Self.wave) } == error)
@@ -140,7 +145,9 @@ struct FacadeTests {
         for translation in [AudioStreamPropertyID.packetToFrame, .frameToPacket, .packetToByte, .byteToPacket] {
             #expect(Self.error { _ = try parser.value(of: translation) }?.code == .unsupportedProperty)
         }
-        #expect(Self.error { _ = try parser.value(of: AudioStreamPropertyID(rawValue: 0x7A7A_7A7A)) }?.code == .unsupportedProperty)
+        #expect(
+            Self.error { _ = try parser.value(of: AudioStreamPropertyID(rawValue: 0x7A7A_7A7A)) }?.code
+                == .unsupportedProperty)
         #expect(Self.error { _ = try parser.seek(toPacket: 0) }?.code == .dataUnavailable)
     }
 
@@ -169,7 +176,8 @@ struct FacadeTests {
         #expect(readableInListener.contains(.dataFormat))
         #expect(readableInListener.last == .readyToProducePackets)
         // Every announced property was readable inside its own listener call.
-        #expect(Set(readableInListener).isSuperset(of: [.fileFormat, .dataFormat, .dataOffset, .readyToProducePackets]))
+        #expect(
+            Set(readableInListener).isSuperset(of: [.fileFormat, .dataFormat, .dataOffset, .readyToProducePackets]))
     }
 
     @Test func diagnosticsAreRecordedAndHandedOut() throws {
@@ -259,12 +267,14 @@ struct FacadeTests {
         let headerCap = ParserOptions(limits: ParserLimits(maxHeaderChunkBytes: 256))
         for chunking in [Chunking.whole, .bytewise, .fixed(100)] {
             let log = ParseRunner.run(big, chunking: chunking, options: headerCap)
-            #expect(log.error?.code == .limitExceeded, "maxHeaderChunkBytes, \(chunking): \(String(describing: log.error))")
+            #expect(
+                log.error?.code == .limitExceeded, "maxHeaderChunkBytes, \(chunking): \(String(describing: log.error))")
         }
         let bufferCap = ParserOptions(limits: ParserLimits(maxBufferedBytes: 512))
         for chunking in [Chunking.bytewise, .fixed(100), .fixed(1000)] {
             let log = ParseRunner.run(big, chunking: chunking, options: bufferCap)
-            #expect(log.error?.code == .limitExceeded, "maxBufferedBytes, \(chunking): \(String(describing: log.error))")
+            #expect(
+                log.error?.code == .limitExceeded, "maxBufferedBytes, \(chunking): \(String(describing: log.error))")
         }
         // Under the caps the same file parses.
         #expect(ParseRunner.run(big, chunking: .bytewise).error == nil)

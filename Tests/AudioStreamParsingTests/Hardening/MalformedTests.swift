@@ -78,7 +78,8 @@ struct MalformedTests {
         let listed = Set(FixtureCatalog.malformed.map(\.file))
         let expected = Set(Self.expectations.keys)
         #expect(listed.subtracting(expected).isEmpty, "no expectation for \(listed.subtracting(expected).sorted())")
-        #expect(expected.subtracting(listed).isEmpty, "expectation for unlisted \(expected.subtracting(listed).sorted())")
+        #expect(
+            expected.subtracting(listed).isEmpty, "expectation for unlisted \(expected.subtracting(listed).sorted())")
         for entry in FixtureCatalog.malformed {
             let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent(entry.file)
             #expect(FileManager.default.fileExists(atPath: path), "\(entry.file) is listed but missing")
@@ -133,12 +134,14 @@ struct MalformedTests {
             let outcome = Self.run(input, chunking, options: Self.smallLimits)
             guard let error = outcome.error else {
                 if expectation.outcome != "ok" {
-                    Issue.record("\(entry.file) (\(chunking), small limits): parsed although \(expectation.code ?? "") expected")
+                    Issue.record(
+                        "\(entry.file) (\(chunking), small limits): parsed although \(expectation.code ?? "") expected")
                 }
                 continue
             }
             if error.code != .limitExceeded && error.code.description != expectation.code {
-                Issue.record("\(entry.file) (\(chunking), small limits): \(error); expected \(expectation.code ?? "ok") or lim!")
+                Issue.record(
+                    "\(entry.file) (\(chunking), small limits): \(error); expected \(expectation.code ?? "ok") or lim!")
             }
         }
     }
