@@ -143,6 +143,44 @@ struct SeekTests {
         #expect(recorder.log.packetCount == 0, "\(fixture): packets after a seek to the end")
     }
 
+    /// A discontinuity without a seek (the briefing: "drop partial state; inside data, realign to a packet
+    /// boundary relative to the data start"): the input is cut in the middle of the data, and the rest is
+    /// fed flagged `.discontinuity` (positions continue; only what was held back is dropped). Every packet
+    /// delivered must be a reference packet (same index, offset, size, bytes), and every reference packet
+    /// that starts at or after the cut must be delivered.
+    @Test(arguments: FixtureCatalog.all)
+    func discontinuityInsideTheDataRealigns(_ fixture: Fixture) throws {
+        let input = try fixture.bytes()
+        let full = try Self.fullParse(input)
+        guard let first = full.packets.first, let last = full.packets.last else { return }
+        let dataEnd = last.offset + Int64(last.size)
+        // Cuts: one byte into the first packet, and one byte past the middle of the data.
+        for cut in Set([first.offset + 1, first.offset + (dataEnd - first.offset) / 2 + 1]) where cut < dataEnd {
+            let parser = AudioStreamParser()
+            let recorder = EventRecorder(parser, input: input)
+            let context = "\(fixture) cut at \(cut)"
+            var error = parser.feed(
+                input[..<Int(cut)], chunking: .random(seed: UInt64(cut), maxSize: 301), finish: false)
+            if error == nil {
+                error = parser.feed(
+                    input[Int(cut)...], chunking: .random(seed: UInt64(cut) &+ 1, maxSize: 301),
+                    firstFlags: .discontinuity)
+            }
+            #expect(error == nil, "\(context): \(String(describing: error))")
+            let reference = Dictionary(uniqueKeysWithValues: full.packets.map { ($0.index, $0) })
+            let got = recorder.log.indexedPackets
+            for p in got where reference[p.index] != p {
+                Issue.record("\(context): delivered \(p), reference \(reference[p.index].map { "\($0)" } ?? "none")")
+                break
+            }
+            let delivered = Set(got.map(\.index))
+            let missing = full.packets.filter { $0.offset >= cut && !delivered.contains($0.index) }
+            let firstMissing = missing.first.map { "\($0)" } ?? ""
+            #expect(missing.isEmpty, "\(context): \(missing.count) packets after the cut missing, first \(firstMissing)")
+            #expect(recorder.log.bytesMismatches.isEmpty, "\(context): \(recorder.log.bytesMismatches)")
+        }
+    }
+
     @Test(arguments: FixtureCatalog.all)
     func translationsAgreeWithPacketOffsets(_ fixture: Fixture) throws {
         let input = try fixture.bytes()
