@@ -176,7 +176,7 @@ struct SeekTests {
             let delivered = Set(got.map(\.index))
             let missing = full.packets.filter { $0.offset >= cut && !delivered.contains($0.index) }
             let firstMissing = missing.first.map { "\($0)" } ?? ""
-            #expect(missing.isEmpty, "\(context): \(missing.count) packets after the cut missing, first \(firstMissing)")
+            #expect(missing.isEmpty, "\(context): \(missing.count) later packets missing, first \(firstMissing)")
             #expect(recorder.log.bytesMismatches.isEmpty, "\(context): \(recorder.log.bytesMismatches)")
         }
     }
