@@ -139,12 +139,7 @@ public final class AudioStreamParser {
                 context.diagnose("\(formatName): stream ends \(skipRemaining) bytes before the end of a skipped chunk")
                 skipRemaining = 0
             }
-            if format == nil {
-                throw context.error(
-                    .unsupportedFileType,
-                    context.window.position == 0 && context.window.readable == 0
-                        ? "parser: empty stream" : "parser: stream too short to identify its type")
-            }
+            if format == nil { throw streamTooShortError }
             try format?.finish(&context)
             deliver()
         } catch {
@@ -221,14 +216,21 @@ public final class AudioStreamParser {
             context.announce(.fileFormat(type))
             return true
         case .needMoreData(let n):
-            if context.window.isFinal {
-                throw context.error(.unsupportedFileType, "parser: stream too short to identify its type")
-            }
+            if context.window.isFinal { throw streamTooShortError }
             needed = n
             return false
         case .unsupported:
             throw context.error(.unsupportedFileType, "parser: no supported container recognised")
         }
+    }
+
+    /// The stream ended before its type could be recognised (the same error whether or not an empty chunk
+    /// was parsed before `finish`).
+    private var streamTooShortError: AudioStreamError {
+        context.error(
+            .unsupportedFileType,
+            context.window.position == 0 && context.window.readable == 0
+                ? "parser: empty stream" : "parser: stream too short to identify its type")
     }
 
     /// Delivers queued events to the callbacks, in order.

@@ -37,9 +37,9 @@ struct FixtureConformanceTests {
 
     @Test(arguments: FixtureCatalog.all)
     func matchesOracle(_ fixture: Fixture) throws {
-        let expected = try Self.expectation(for: fixture)
-        let input = try fixture.bytes()
-        let log = ParseRunner.run(input, chunking: .whole)
+        let input = try ConformanceInput.input(for: fixture)
+        let expected = try Self.expectation(for: fixture).shifted(by: input.shift)
+        let log = ParseRunner.run(input.bytes, chunking: .whole)
         for mismatch in Self.compare(log, with: expected) {
             Issue.record("\(fixture): \(mismatch)  [expected from \(expected.source)]")
         }
@@ -59,11 +59,45 @@ struct FixtureConformanceTests {
         #expect(stream.channels == hand.channels, "\(path)")
     }
 
+    // MARK: CAF packet table after the data
+
+    /// Every CAF fixture with a VBR format whose `pakt` follows the `data` is in the list (and only those).
+    @Test func packetTableAfterDataListIsComplete() throws {
+        var found: Set<String> = []
+        for fixture in FixtureCatalog.all where fixture.folder == "caf" {
+            if let layout = CAFLayout(try fixture.bytes()), layout.packetTableFollowsData { found.insert(fixture.path) }
+        }
+        #expect(found == ConformanceInput.packetTableAfterData)
+    }
+
+    /// As they are, these files stop with `optm` at the data chunk header (oracle first_pos − 12 − 4 for the
+    /// edit count), after announcing the format the oracle names, without `readyToProducePackets` or
+    /// packets — in every chunking.
+    @Test(arguments: ConformanceInput.packetTableAfterData.sorted())
+    func packetTableAfterDataStopsWithNotOptimized(_ path: String) throws {
+        let fixture = FixtureCatalog.fixture(path)
+        let oracle = try fixture.oracle()
+        let expected = try ExpectedStream(oracle: oracle)
+        let (log, failures) = ChunkingVerifier.verify(try fixture.bytes())
+        #expect(failures.isEmpty, "\(path): \(failures)")
+        let error = try #require(log.error, "\(path): parsed although its pakt follows the data")
+        #expect(error.code == .notOptimized, "\(path): \(error)")
+        #expect(error.byteOffset == expected.dataOffset - 16, "\(path): \(error)")
+        #expect(log.packetCount == 0)
+        #expect(!log.propertyOrder.contains(.readyToProducePackets))
+        guard case .dataFormat(let asbd)? = log.lastValues[.dataFormat] else {
+            Issue.record("\(path): no dataFormat before optm")
+            return
+        }
+        #expect(asbd.formatID == expected.format && asbd.sampleRate == Double(expected.sampleRate), "\(path)")
+        #expect(Int(asbd.channelsPerFrame) == expected.channels, "\(path)")
+    }
+
     // MARK: Chunking
 
     @Test(arguments: FixtureCatalog.all)
     func sameEventsInEveryChunking(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         let (reference, failures) = ChunkingVerifier.verify(input)
         #expect(reference.error == nil, "\(fixture): \(String(describing: reference.error))")
         for failure in failures {
@@ -85,7 +119,7 @@ struct FixtureConformanceTests {
 
     @Test(arguments: FixtureCatalog.all)
     func announcesInAppleOrder(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         for chunking in [Chunking.whole, .bytewise] {
             let log = ParseRunner.run(input, chunking: chunking)
             for problem in Self.orderProblems(log) {

@@ -77,7 +77,7 @@ struct SeekTests {
 
     @Test(arguments: FixtureCatalog.all)
     func seekResumesAtTargetPacket(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         let full = try Self.fullParse(input)
         for preparation in Preparation.allCases {
             for target in Self.targets(count: full.packets.count) {
@@ -119,7 +119,7 @@ struct SeekTests {
     /// `packet == count`): it returns the data's end offset, and feeding from there delivers nothing.
     @Test(arguments: FixtureCatalog.all)
     func seekOutsideThePacketsThrowsInvalidPacketOffset(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         let full = try Self.fullParse(input)
         let n = Int64(full.packets.count)
         // A fresh parser each time: a thrown error makes a parser terminal.
@@ -150,7 +150,7 @@ struct SeekTests {
     /// that starts at or after the cut must be delivered.
     @Test(arguments: FixtureCatalog.all)
     func discontinuityInsideTheDataRealigns(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         let full = try Self.fullParse(input)
         guard let first = full.packets.first, let last = full.packets.last else { return }
         let dataEnd = last.offset + Int64(last.size)
@@ -183,7 +183,7 @@ struct SeekTests {
 
     @Test(arguments: FixtureCatalog.all)
     func translationsAgreeWithPacketOffsets(_ fixture: Fixture) throws {
-        let input = try fixture.bytes()
+        let input = try ConformanceInput.input(for: fixture).bytes
         let full = try Self.fullParse(input)
         let parser = full.parser
         for target in Self.targets(count: full.packets.count) {

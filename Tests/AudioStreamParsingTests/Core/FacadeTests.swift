@@ -88,12 +88,22 @@ struct FacadeTests {
         #expect(Self.error { _ = try parser.seek(toPacket: 0) } == error)
     }
 
+    /// `finish` with no bytes throws `typ?` ("empty stream"), the same error whether or not empty chunks
+    /// were parsed first; a stream shorter than any magic throws `typ?` too.
     @Test func finishOnAnEmptyStreamThrowsTyp() throws {
-        let parser = AudioStreamParser()
-        try parser.parse([UInt8]())
-        let error = try #require(Self.error { try parser.finish() })
+        let direct = AudioStreamParser()
+        let error = try #require(Self.error { try direct.finish() })
         #expect(error.code == .unsupportedFileType)
         #expect(error.byteOffset == 0)
+        let afterEmptyChunks = AudioStreamParser()
+        try afterEmptyChunks.parse([UInt8]())
+        try afterEmptyChunks.parse([UInt8]())
+        #expect(Self.error { try afterEmptyChunks.finish() } == error)
+        for prefix in [[UInt8(ascii: "R")], Array("RIF".utf8), Array(".sn".utf8)] {
+            let short = AudioStreamParser()
+            try short.parse(prefix)
+            #expect(Self.error { try short.finish() }?.code == .unsupportedFileType, "\(prefix)")
+        }
     }
 
     @Test func unknownTextThrowsTyp() throws {

@@ -12,6 +12,14 @@ import Testing
 struct MalformedTests {
     /// One row of `expected.json`.
     struct Expectation: Decodable, Sendable {
+        init(
+            outcome: String, code: String? = nil, phase: String? = nil, packets: Int? = nil,
+            diagnostic: String? = nil, rule: String
+        ) {
+            (self.outcome, self.code, self.phase, self.packets) = (outcome, code, phase, packets)
+            (self.diagnostic, self.rule) = (diagnostic, rule)
+        }
+
         /// `"error"` or `"ok"`.
         var outcome: String
         /// For errors: the four-character code.
@@ -144,6 +152,49 @@ struct MalformedTests {
                     "\(entry.file) (\(chunking), small limits): \(error); expected \(expectation.code ?? "ok") or lim!")
             }
         }
+    }
+
+    // MARK: Packet-table defects with the table first
+
+    /// The `caf-pakt-*` inputs derive from a file whose `pakt` follows its `data`, so the parser stops with
+    /// `optm` at the data chunk before it sees the defect. Moved before the data (the defect unchanged),
+    /// the defects are reached. Expectations by the same rules (docs/testing.md):
+    static let packetTableFirst: [(file: String, expectation: Expectation)] = [
+        // O7: mNumberPackets 2^40 but the chunk holds 3 entries that describe the data exactly: the entries
+        // present are used, with a diagnostic about the count (the CAF parser's reading, kept: tolerant and
+        // exact).
+        (
+            "caf-pakt-count-2e40.caf",
+            Expectation(outcome: "ok", packets: 3, diagnostic: "mNumberPackets", rule: "O7")
+        ),
+        // O7: mNumberPackets 1 (19 bytes) for 61 bytes of data: the one packet the table describes is
+        // delivered, the rest skipped, each oddity diagnosed (the CAF parser's reading, kept).
+        (
+            "caf-pakt-count-too-small.caf",
+            Expectation(outcome: "ok", packets: 1, diagnostic: "packet table describes", rule: "O7")
+        ),
+        // O7: impossible valid-frame count: the packets are still delimited; the gapless info is dropped
+        // with a diagnostic (docs/formats/caf.md: "otherwise a diagnostic and no packetTableInfo").
+        (
+            "caf-pakt-valid-frames-huge.caf",
+            Expectation(outcome: "ok", packets: 3, diagnostic: "pakt", rule: "O7")
+        ),
+        // T3: the last varint runs past the pakt chunk.
+        ("caf-pakt-varint-overrun.caf", Expectation(outcome: "error", code: "dta?", phase: "parse", rule: "T3")),
+    ]
+
+    @Test(arguments: packetTableFirst.map(\.file))
+    func packetTableDefectsAreReachedWithTheTableFirst(_ file: String) throws {
+        let expectation = try #require(Self.packetTableFirst.first { $0.file == file }?.expectation)
+        let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent(file)
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let moved = try #require(CAFLayout.movingPacketTableBeforeData(original), "\(file): no pakt after data")
+        let whole = Self.run(moved.bytes, .whole)
+        for problem in Self.problems(whole, against: expectation) {
+            Issue.record("\(file) with pakt first (rule \(expectation.rule)): \(problem)")
+        }
+        let bytewise = Self.run(moved.bytes, .bytewise)
+        #expect(bytewise == whole, "\(file) with pakt first: 1-byte run \(bytewise) vs whole \(whole)")
     }
 
     // MARK: Helpers

@@ -1,0 +1,47 @@
+import AudioStreamParsing
+import AudioStreamTestSupport
+
+/// The bytes the conformance, chunking, order and seek tests parse for a fixture.
+///
+/// Normally the fixture itself. The exception: CAF files whose `pakt` chunk follows the `data` chunk
+/// (ffmpeg 5.1 writes every VBR CAF that way). The CAF parser follows Apple's AudioFileStream there and
+/// stops with `optm` at the data chunk (docs/formats/caf.md, "pakt after data: optm"): a stream cannot go
+/// back for the packet table. ffprobe reads them because it can seek. For those, the tests check the
+/// `optm` (`FixtureConformanceTests.packetTableAfterDataStopsWithNotOptimized`) and then parse the same
+/// file with the `pakt` chunk moved before the `data` chunk, comparing with the oracle shifted by the
+/// moved chunk's length — so every packet is still checked against ffprobe.
+enum ConformanceInput {
+    /// CAF fixtures with the packet table after the audio data (checked complete by
+    /// `packetTableAfterDataListIsComplete`).
+    static let packetTableAfterData: Set<String> = [
+        "caf/alac-44100-2ch.caf", "caf/alac-8000-1ch-silence.caf", "caf/mp3-44100-2ch.caf",
+        "caf/opus-48000-1ch.caf", "caf/opus-48000-2ch.caf",
+    ]
+
+    struct Input {
+        var bytes: [UInt8]
+        /// How far the audio data moved relative to the fixture (oracle offsets + shift).
+        var shift: Int64
+    }
+
+    static func input(for fixture: Fixture) throws -> Input {
+        let bytes = try fixture.bytes()
+        guard packetTableAfterData.contains(fixture.path) else { return Input(bytes: bytes, shift: 0) }
+        guard let moved = CAFLayout.movingPacketTableBeforeData(bytes) else {
+            throw ExpectationError("\(fixture): listed as pakt-after-data, but no pakt follows the data")
+        }
+        return Input(bytes: moved.bytes, shift: moved.shift)
+    }
+}
+
+extension ExpectedStream {
+    /// The expectation for the same stream with its audio data `shift` bytes later.
+    func shifted(by shift: Int64) -> ExpectedStream {
+        guard shift != 0 else { return self }
+        var e = self
+        e.dataOffset += shift
+        e.packets = packets?.map { PacketSpan(offset: $0.offset + shift, size: $0.size) }
+        e.source += ", shifted by \(shift) bytes (pakt moved before data)"
+        return e
+    }
+}
