@@ -119,6 +119,11 @@ enum TagTable {
         "title": InfoKey.title,
         "artist": InfoKey.artist,
         "album": InfoKey.album,
+        "comment": InfoKey.comments,
+        "genre": InfoKey.genre,
+        "copyright": InfoKey.copyright,
+        "composer": InfoKey.composer,
+        "track": InfoKey.trackNumber,
     ]
 }
 
