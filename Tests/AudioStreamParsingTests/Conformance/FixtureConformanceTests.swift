@@ -6,7 +6,7 @@ import Testing
 /// Every fixture under `Fixtures/` with an ffprobe oracle: parsed whole and compared with the oracle
 /// (normalized as `docs/testing.md` explains), parsed in every chunking with identical results, and
 /// announced in Apple's listener order.
-@Suite("Fixture conformance")
+@Suite("Fixture conformance", .timeLimit(.minutes(5)))
 struct FixtureConformanceTests {
     // MARK: Catalog
 

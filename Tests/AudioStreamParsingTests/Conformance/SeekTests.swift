@@ -6,7 +6,7 @@ import Testing
 /// offset with `.discontinuity`, must deliver exactly the packets a full parse delivers from that
 /// packet on; and the translations must agree with the full parse's packet offsets (these containers
 /// all have exact packet positions: constant sizes or a complete packet table).
-@Suite("Seek and translations")
+@Suite("Seek and translations", .timeLimit(.minutes(5)))
 struct SeekTests {
     /// A whole-file parse kept for reference.
     struct FullParse {

@@ -223,6 +223,16 @@ struct FacadeTests {
             #expect(parser.fileFormat == .wave, "hint \(String(describing: hint))")
             #expect(parser.parsedPacketCount == 100)
         }
+        // A real ffmpeg WAVE fixture stored as .bin: the same packets as under its own name.
+        let fixture = FixtureCatalog.fixture("wav/pcm_s16le-44100-2ch.wav")
+        let renamed = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-\(UUID().uuidString).bin")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: fixture.absolutePath), to: renamed)
+        defer { try? FileManager.default.removeItem(at: renamed) }
+        let asBin = ParseRunner.run([UInt8](try Data(contentsOf: renamed)), chunking: .random(seed: 4, maxSize: 999))
+        #expect(asBin == ParseRunner.run(try fixture.bytes(), chunking: .whole))
+        #expect(asBin.lastValues[.fileFormat] == .fileFormat(.wave))
+        #expect(asBin.error == nil && asBin.packetCount == 8820)
+
         let au = SyntheticFiles.au()
         let parser = AudioStreamParser(fileTypeHint: .wave)
         try parser.parse(au)
