@@ -190,6 +190,8 @@ struct ADTSStreamTests {
         #expect(parser.packetToByte(seen - 1)?.isEstimated == false)
         let estimate = try #require(parser.packetToByte(30))
         #expect(estimate.isEstimated)
+        #expect(parser.byteToPacket(12_000)?.isEstimated == true)
+        #expect(parser.byteToPacket(100)?.isEstimated == false)
         let target = try parser.seek(toPacket: 30)
         #expect(target.isEstimated && target.byteOffset == estimate.value)
         try parser.parse(Array(bytes[Int(target.absoluteOffset)...]))
@@ -267,5 +269,27 @@ struct ADTSStreamTests {
         #expect(failures.isEmpty, "\(failures)")
         #expect(log.packetCount == 45 + 23)
         #expect(ADTSFixtures.diagnostics(log).isEmpty)
+    }
+
+    @Test("a seek to the second block of a split frame resumes at that frame and drops its first block")
+    func seekIntoSplitFrame() throws {
+        let bytes = try ADTSFixtures.bytes("adts/aac-44100-2ch-2blocks-crc.aac")
+        let frames = try ADTSFixtures.packets(try ADTSFixtures.oracle("adts/aac-44100-2ch-2blocks-crc.aac"))
+        let parser = AudioStreamParser()
+        let packets = Self.collect(parser)
+        try parser.parse(bytes)
+        try parser.finish()
+        let all = packets()
+        #expect(all.count == 45)
+        // Packets 2 and 3 are the two blocks of frame 1: both map to the frame's offset.
+        #expect(parser.packetToByte(2)?.value == frames[1].pos)
+        #expect(parser.packetToByte(3)?.value == frames[1].pos)
+        let target = try parser.seek(toPacket: 3)
+        #expect(target.absoluteOffset == frames[1].pos && !target.isEstimated)
+        try parser.parse(Array(bytes[Int(target.absoluteOffset)...]))
+        try parser.finish()
+        let resumed = packets().dropFirst(all.count)
+        #expect(resumed.first?.index == 3 && resumed.first?.offset == all[3].offset)
+        #expect(resumed.map(\.offset) == all[3...].map(\.offset))
     }
 }
