@@ -186,9 +186,7 @@ public final class AudioStreamParser {
                 skipRemaining -= n
                 if skipRemaining > 0 { break }
             }
-            // At the end of the stream detection runs once more on what is there, whatever it last
-            // asked for (a probe may need the end of the stream to decide).
-            if context.window.readable < needed && !(format == nil && context.window.isFinal) { break }
+            if context.window.readable < needed { break }
             if format == nil {
                 guard try detect() else { break }
             }

@@ -164,15 +164,22 @@ struct ADTSTests {
         #expect(order.dropFirst(header.count).filter { $0 == .bitRate }.count == 2)
     }
 
-    @Test("a leading ID3v2 tag is skipped: the data offset is the first frame")
+    @Test("leading ID3v2 tags are read into the header's metadata; the data offset is the first frame")
     func leadingTag() throws {
         for (name, offset) in [("aac-44100-2ch-id3v2.aac", 65), ("aac-44100-2ch-two-id3v2.aac", 130)] {
             let log = ParseRunner.run(try ADTSFixtures.bytes("adts/\(name)"), chunking: .random(seed: 5, maxSize: 7))
             #expect(log.lastValues[.dataOffset] == .dataOffset(Int64(offset)))
-            // The tags are parsed by ID3v2TagReader; each is either announced as metadata or reported
-            // as unreadable, never as junk.
-            let diagnostics = ADTSFixtures.diagnostics(log)
-            #expect(!diagnostics.contains { $0.message.contains("junk") || $0.message.contains("lost sync") })
+            #expect(ADTSFixtures.diagnostics(log).isEmpty)
+            // Announced with the header (before readyToProducePackets); two tags are merged.
+            let order = log.propertyOrder
+            let info = try #require(order.firstIndex(of: .infoDictionary))
+            #expect(info < (order.firstIndex(of: .readyToProducePackets) ?? 0))
+            guard case .metadata(let metadata)? = log.lastValues[.infoDictionary] else {
+                Issue.record("no metadata")
+                continue
+            }
+            #expect(metadata.info == [InfoKey.title: "ADTS Title", InfoKey.artist: "ADTS Artist"])
+            #expect(metadata.tags.count == (offset == 65 ? 2 : 4))
         }
     }
 }
