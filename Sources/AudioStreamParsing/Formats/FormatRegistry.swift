@@ -5,5 +5,6 @@ enum FormatRegistry {
         AIFFParser.probe,
         CAFParser.probe,
         NeXTParser.probe,
+        ADTSParser.probe,
     ]
 }

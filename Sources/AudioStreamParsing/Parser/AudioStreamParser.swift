@@ -133,6 +133,8 @@ public final class AudioStreamParser {
     public func finish() throws(AudioStreamError) {
         try checkUsable(finishing: true)
         context.window.isFinal = true
+        // Detection decides on exactly the bytes there are, however they were chunked.
+        if format == nil { needed = 0 }
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {

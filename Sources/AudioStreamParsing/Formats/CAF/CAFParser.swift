@@ -29,10 +29,11 @@ struct CAFParser: FormatParser {
     /// Detects `caff` at the start of the stream (the version is checked by the parser, so a file of
     /// another version gets a clear error instead of `typ?`).
     static let probe = FormatProbe(fileTypes: [.caf]) { window, _ in
-        guard let type = window.peekUInt(at: 0, byteCount: 4, bigEndian: true) else {
-            return .needMoreData(atLeast: 4)
+        switch FormatProbe.matches(window, "caff") {
+        case .some(true): return .match(.caf, CAFParser())
+        case .some(false): return .noMatch
+        case .none: return .needMoreData(atLeast: 4)
         }
-        return UInt32(type) == CAFFileHeader.fileType ? .match(.caf, CAFParser()) : .noMatch
     }
 
     /// Where the parser is.
