@@ -113,7 +113,10 @@ struct PacketMap {
             return Translation(value: PacketPosition(packet: byte / bpp, offsetInPacket: byte % bpp), isEstimated: false)
         }
         if let table = packetOffsets, let last = table.last, byte < last {
-            let i = PacketMap.lastIndex(in: table, notAbove: byte)
+            var i = PacketMap.lastIndex(in: table, notAbove: byte)
+            // Packets that share a position (the raw data blocks of one ADTS frame, recorded at the frame's
+            // start): the byte belongs to the first of them.
+            while i > 0 && table[i - 1] == table[i] { i -= 1 }
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
         }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {

@@ -28,6 +28,12 @@ enum ConformanceInput {
         )
     ]
 
+    /// Tags ffprobe shows that a parser documents it does not read yet: the comparison asserts they are
+    /// still missing (and fails with "now read" when support lands, so the entry gets removed).
+    static let knownMissingTags: [String: String] = [
+        "adts/aac-44100-2ch-apetag.aac": "docs/formats/adts.md: APEv2 after the last frame is not recognised yet"
+    ]
+
     struct Input {
         var bytes: [UInt8]
         /// How far the audio data moved relative to the fixture (oracle offsets + shift).

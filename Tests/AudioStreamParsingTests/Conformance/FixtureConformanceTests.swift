@@ -47,8 +47,17 @@ struct FixtureConformanceTests {
             return
         }
         let input = try ConformanceInput.input(for: fixture)
-        let expected = try Self.expectation(for: fixture).shifted(by: input.shift)
+        var expected = try Self.expectation(for: fixture).shifted(by: input.shift)
         let log = ParseRunner.run(input.bytes, chunking: .whole)
+        if let why = ConformanceInput.knownMissingTags[fixture.path] {
+            var info: [String: String] = [:]
+            if case .metadata(let m)? = log.lastValues[.infoDictionary] { info = m.info }
+            for key in expected.info.keys where info[key] != nil {
+                Issue.record(
+                    "\(fixture): \(key) is now read: remove it from ConformanceInput.knownMissingTags (\(why))")
+            }
+            expected.info = [:]
+        }
         for mismatch in Self.compare(log, with: expected) {
             Issue.record("\(fixture): \(mismatch)  [expected from \(expected.source)]")
         }
@@ -86,7 +95,7 @@ struct FixtureConformanceTests {
     func packetTableAfterDataStopsWithNotOptimized(_ path: String) throws {
         let fixture = FixtureCatalog.fixture(path)
         let oracle = try fixture.oracle()
-        let expected = try ExpectedStream(oracle: oracle)
+        let expected = try ExpectedStream(oracle: oracle, file: fixture.bytes())
         let (log, failures) = ChunkingVerifier.verify(try fixture.bytes())
         #expect(failures.isEmpty, "\(path): \(failures)")
         let error = try #require(log.error, "\(path): parsed although its pakt follows the data")
@@ -187,20 +196,23 @@ struct FixtureConformanceTests {
             case .stream(let s):
                 return s
             case .sameStreamAs(let other):
-                var e = try ExpectedStream(oracle: FixtureCatalog.fixture(other).oracle())
+                let source = FixtureCatalog.fixture(other)
+                var e = try ExpectedStream(oracle: source.oracle(), file: source.bytes())
                 e.source = "oracle of \(other) (\(hand.why))"
                 return e
+            case .computed(let make):
+                return try make()
             case .correctedOracle(let codec, let blockAlign):
                 var oracle = try fixture.oracle()
                 if let codec { oracle.stream?.codecName = codec }
                 if let blockAlign { oracle.stream?.blockAlign = blockAlign }
-                var e = try ExpectedStream(oracle: oracle)
+                var e = try ExpectedStream(oracle: oracle, file: fixture.bytes())
                 e.source = "ffprobe oracle, corrected by hand (\(hand.why))"
                 return e
             }
         }
         do {
-            return try ExpectedStream(oracle: fixture.oracle())
+            return try ExpectedStream(oracle: fixture.oracle(), file: fixture.bytes())
         } catch let error as ExpectationError {
             throw ExpectationError("\(fixture): \(error) — the oracle is not usable: add a HandDerived entry")
         }
@@ -246,7 +258,9 @@ struct FixtureConformanceTests {
         }
         let packets = log.packets
         let sum = packets.reduce(Int64(0)) { $0 + Int64($1.size) }
-        check("sum of packet sizes (summary.bytes)", sum, e.byteCount)
+        // The packets' bytes: the audio data, less frame headers where packets are framed (ADTS).
+        let payload = e.packets.map { $0.reduce(Int64(0)) { $0 + $1.size } } ?? e.byteCount
+        check("sum of packet sizes", sum, payload)
         if case .audioDataPacketCount(let n)? = values[.audioDataPacketCount] {
             check("audioDataPacketCount (packets delivered)", Int(n), packets.count)
         } else {

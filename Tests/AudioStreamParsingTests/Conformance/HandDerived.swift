@@ -1,4 +1,5 @@
 import AudioStreamParsing
+import AudioStreamTestSupport
 
 /// Expectations for fixtures whose ffprobe oracle cannot be used as is (ffprobe fails, reports no
 /// packets, misreads the codec, or omits a value the comparison needs), derived by hand from the
@@ -16,6 +17,8 @@ enum HandDerived {
             case sameStreamAs(String)
             /// The fixture's own oracle, with fields ffprobe gets wrong or does not print replaced.
             case correctedOracle(codec: String? = nil, blockAlign: Int? = nil)
+            /// Computed (from another fixture's oracle and the file layout the comment explains).
+            case computed(@Sendable () throws -> ExpectedStream)
         }
         var kind: Kind
         /// Why the oracle is not used as is, and where the values come from.
@@ -99,5 +102,71 @@ enum HandDerived {
         // sox MS ADPCM 8000 Hz mono: nBlockAlign 0x0100, 500 frames per block (5 × 500 = 2500).
         "wav/adpcm_ms-8000-1ch-sox.wav": Entry(
             kind: .correctedOracle(blockAlign: 256), why: "no block_align for ADPCM in ffprobe 5.1"),
+        // ADTS fixtures derived from adts/aac-44100-2ch.aac by tools/adts.py (Fixtures/README.md, "What
+        // ffprobe 5.1 gets wrong"): ffprobe turns the junk into packets, so the base file's 45 frames are the
+        // expectation, 100 bytes later (37 more bytes of junk after frame 10: 137 later from frame 10 on).
+        // audioDataByteCount is the span from the first frame to the end of the last one (junk between
+        // frames included, as the ADTS parser defines it, docs/formats/adts.md).
+        "adts/aac-44100-2ch-junk.aac": Entry(
+            kind: .computed {
+                try adtsBase(shifts: [(0, 100), (10, 137)], extraSpan: 37, source: "base frames + junk offsets")
+            }, why: "ffprobe reads the junk as packets"),
+        // A 67-byte ID3v2 tag between frames 19 and 20: ffprobe reports positions as if it were absent;
+        // frames 20–44 are 67 bytes later than in the base file.
+        "adts/aac-44100-2ch-id3-between.aac": Entry(
+            kind: .computed {
+                try adtsBase(shifts: [(0, 0), (20, 67)], extraSpan: 67, source: "base frames + tag offset")
+            }, why: "ffprobe ignores the tag's bytes in packet positions"),
+        // The base file's 45 raw data blocks regrouped two per frame with CRCs (ffprobe decodes one block per
+        // frame). ISO/IEC 13818-7 §6.2: a frame of n > 1 blocks with protection_absent 0 is the 7-byte header,
+        // n − 1 raw_data_block_position fields and a crc_check (2 bytes each), then each block followed by its
+        // 2-byte CRC; a one-block frame is the header + crc_check (9 bytes) and the block. Block sizes come
+        // from the base file's oracle (frame size − 7); the layout is checked against each frame's size.
+        "adts/aac-44100-2ch-2blocks-crc.aac": Entry(
+            kind: .computed { try adtsTwoBlocksWithCRC() }, why: "ffprobe reads one block per multi-block frame"),
     ]
+
+    /// The base ADTS file's expectation with its packets shifted: `shifts` are (first packet, shift) pairs.
+    static func adtsBase(shifts: [(Int, Int64)], extraSpan: Int64, source: String) throws -> ExpectedStream {
+        let base = FixtureCatalog.fixture("adts/aac-44100-2ch.aac")
+        var e = try ExpectedStream(oracle: base.oracle(), file: base.bytes())
+        func shift(_ i: Int) -> Int64 { shifts.last { $0.0 <= i }?.1 ?? 0 }
+        e.packets = e.packets?.enumerated().map { i, p in PacketSpan(offset: p.offset + shift(i), size: p.size) }
+        e.dataOffset += shift(0)
+        e.byteCount += extraSpan
+        e.source = "hand-derived: adts/aac-44100-2ch.aac oracle, \(source)"
+        return e
+    }
+
+    static func adtsTwoBlocksWithCRC() throws -> ExpectedStream {
+        let base = FixtureCatalog.fixture("adts/aac-44100-2ch.aac")
+        var e = try ExpectedStream(oracle: base.oracle(), file: base.bytes())
+        let blocks = (e.packets ?? []).map(\.size)
+        let fixture = FixtureCatalog.fixture("adts/aac-44100-2ch-2blocks-crc.aac")
+        let file = try fixture.bytes()
+        let oracle = try fixture.oracle()
+        var packets: [PacketSpan] = []
+        for (i, frame) in oracle.packets.enumerated() {
+            guard let pos = frame.pos else { throw ExpectationError("frame \(i) has no pos") }
+            let header = try ADTSFrame(file, at: pos, index: i)
+            let n = header.blocks
+            var at = pos + (n == 1 ? 9 : 7 + 2 * Int64(n - 1) + 2)
+            for _ in 0..<n {
+                guard packets.count < blocks.count else { throw ExpectationError("more blocks than the base file") }
+                let size = blocks[packets.count]
+                packets.append(PacketSpan(offset: at, size: size))
+                at += size + (n == 1 ? 0 : 2)
+            }
+            guard at == pos + frame.size else {
+                throw ExpectationError("frame \(i): blocks end at \(at), the frame at \(pos + frame.size)")
+            }
+        }
+        guard packets.count == blocks.count else {
+            throw ExpectationError("\(packets.count) blocks, base has \(blocks.count)")
+        }
+        e.packets = packets
+        e.byteCount = oracle.summary?.bytes ?? 0
+        e.source = "hand-derived: ISO/IEC 13818-7 §6.2 layout, block sizes from adts/aac-44100-2ch.aac"
+        return e
+    }
 }

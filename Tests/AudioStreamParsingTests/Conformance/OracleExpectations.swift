@@ -130,7 +130,9 @@ enum TagTable {
 extension ExpectedStream {
     /// Derives the expectation from an oracle. Throws a readable message when the oracle lacks a value
     /// the comparison needs (the fixture then needs a `HandDerived` entry).
-    init(oracle: Oracle) throws(ExpectationError) {
+    ///
+    /// - Parameter file: the fixture's bytes, needed for ADTS (the frame header length of each packet).
+    init(oracle: Oracle, file: [UInt8] = []) throws(ExpectationError) {
         guard oracle.ok else { throw ExpectationError("oracle has ok: false") }
         guard let stream = oracle.stream, let codec = stream.codecName else {
             throw ExpectationError("oracle has no audio stream")
@@ -165,6 +167,7 @@ extension ExpectedStream {
             }
         }
         var packets: [PacketSpan] = []
+        var adtsFrames: Int64 = 0
         for (i, p) in oracle.packets.enumerated() {
             guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
             if let unit {
@@ -174,12 +177,23 @@ extension ExpectedStream {
                 for k in 0..<(p.size / Int64(unit)) {
                     packets.append(PacketSpan(offset: pos + k * Int64(unit), size: Int64(unit)))
                 }
+            } else if oracle.formatName == "aac" {
+                // ADTS: ffprobe's packet is the whole frame; ours is its raw data block (the header stripped).
+                let frame = try ADTSFrame(file, at: pos, index: i)
+                guard frame.blocks == 1 || frame.protectionAbsent else {
+                    throw ExpectationError("ADTS frame \(i) has \(frame.blocks) blocks and a CRC: needs a hand entry")
+                }
+                packets.append(PacketSpan(offset: pos + frame.headerLength, size: p.size - frame.headerLength))
+                adtsFrames += 1024 * Int64(frame.blocks)
             } else {
                 packets.append(PacketSpan(offset: pos, size: p.size))
             }
         }
         let frames: Int64
-        if let d = summary.durationSum {
+        if oracle.formatName == "aac" {
+            // ffprobe counts 1024 per frame even for a multi-block frame; the headers say how many blocks.
+            frames = adtsFrames
+        } else if let d = summary.durationSum {
             frames = d
         } else if let d = stream.fields["duration_ts"]?.int, stream.fields["time_base"]?.string == "1/\(rate)" {
             // Packets without a duration (ALAC, Opus in CAF): the stream's duration in 1/rate units, which
@@ -196,6 +210,27 @@ extension ExpectedStream {
             format: entry.format, sampleRate: rate, channels: channels, pcm: pcm, constantPacketSize: unit,
             dataOffset: firstPos, byteCount: bytes, frameCount: frames, packets: packets, info: info,
             source: "ffprobe oracle")
+    }
+}
+
+/// The fields of an ADTS frame header that say where its raw data starts (ISO/IEC 13818-7 §6.2.1,
+/// `adts_fixed_header` + `adts_variable_header`, 7 bytes; byte 1 bit 0 = protection_absent, byte 6 bits
+/// 1–0 = number_of_raw_data_blocks_in_frame; a CRC (`protection_absent` 0) adds 2 bytes to a one-block
+/// header, §6.2.2 `adts_error_check`).
+struct ADTSFrame {
+    var protectionAbsent: Bool
+    var blocks: Int
+    /// Bytes before the raw data of a one-block frame (7, or 9 with a CRC); for a multi-block frame
+    /// without CRC, 7.
+    var headerLength: Int64 { protectionAbsent ? 7 : 9 }
+
+    init(_ file: [UInt8], at pos: Int64, index: Int) throws(ExpectationError) {
+        let p = Int(pos)
+        guard p >= 0, p + 7 <= file.count, file[p] == 0xFF, file[p + 1] & 0xF6 == 0xF0 else {
+            throw ExpectationError("oracle packet \(index) at \(pos) is not an ADTS frame header")
+        }
+        protectionAbsent = file[p + 1] & 1 == 1
+        blocks = Int(file[p + 6] & 3) + 1
     }
 }
 

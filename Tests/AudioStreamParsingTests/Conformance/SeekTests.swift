@@ -42,6 +42,25 @@ struct SeekTests {
             startFrames: frames)
     }
 
+    /// How packet positions relate to the file.
+    enum PositionModel {
+        /// Chunk containers (WAVE, AIFF, CAF, NeXT): a packet is a file range inside the data chunk, and
+        /// every position is exact (constant sizes or a packet table).
+        case exact
+        /// Framed streams (ADTS; MPEG audio): a frame header precedes each packet's bytes, a seek lands on
+        /// the frame (before the packet), positions not parsed yet are estimated, and packet indices after
+        /// a discontinuity without seek are not exact (docs/formats/adts.md, "Seeking and translations").
+        case framed
+    }
+
+    static func model(_ fixture: Fixture) -> PositionModel {
+        ["wav", "aiff", "caf", "au"].contains(fixture.folder) ? .exact : .framed
+    }
+
+    /// The largest frame header that may precede a packet in a framed stream (ADTS: 7 bytes, + 2 CRC,
+    /// + 2 per raw-data-block position; generous).
+    static let maxFrameHeader: Int64 = 32
+
     /// Packet 0, 1, the middle one and the last one (those that exist).
     static func targets(count: Int) -> [Int64] {
         var t: [Int] = [0, 1, count / 2, count - 1].filter { $0 >= 0 && $0 < count }
@@ -97,18 +116,49 @@ struct SeekTests {
                     continue
                 }
                 let want = full.packets[Int(target)]
-                #expect(seek.absoluteOffset == want.offset, "\(context): absolute offset")
-                #expect(seek.byteOffset == want.offset - full.dataOffset, "\(context): byte offset")
-                #expect(!seek.isEstimated, "\(context): offset estimated")
+                let model = Self.model(fixture)
+                if model == .exact || !seek.isEstimated {
+                    if model == .exact {
+                        #expect(seek.absoluteOffset == want.offset, "\(context): absolute offset")
+                        #expect(!seek.isEstimated, "\(context): offset estimated")
+                    } else {
+                        // The seek lands on the start of the frame that holds the packet, which the full parse's
+                        // translation names (checked in translationsAgreeWithPacketOffsets).
+                        let frameStart = full.parser.packetToByte(target).map { $0.value + full.dataOffset }
+                        let frame = frameStart.map(String.init) ?? "unknown"
+                        #expect(
+                            seek.absoluteOffset == frameStart && seek.absoluteOffset <= want.offset,
+                            "\(context): absolute offset \(seek.absoluteOffset), frame at \(frame)")
+                    }
+                    #expect(seek.byteOffset == seek.absoluteOffset - full.dataOffset, "\(context): byte offset")
+                }
                 recorder.log = EventLog()
-                let tail = input[Int(seek.absoluteOffset)...]
+                let start = Int(min(max(seek.absoluteOffset, 0), Int64(input.count)))
                 let error = parser.feed(
-                    tail, chunking: .random(seed: UInt64(target) &+ 7, maxSize: 997), firstFlags: .discontinuity)
+                    input[start...], chunking: .random(seed: UInt64(target) &+ 7, maxSize: 997),
+                    firstFlags: .discontinuity)
                 #expect(error == nil, "\(context): \(String(describing: error))")
                 let got = recorder.log.indexedPackets
-                let expected = Array(full.packets[Int(target)...])
-                if let difference = describeFirstDifference(got: got, expected: expected) {
-                    Issue.record("\(context): packets \(difference)")
+                if model == .exact || !seek.isEstimated {
+                    let expected = Array(full.packets[Int(target)...])
+                    if let difference = describeFirstDifference(got: got, expected: expected) {
+                        Issue.record("\(context): packets \(difference)")
+                    }
+                } else {
+                    // Estimated: the parser resumes at the first frame it confirms at or after the offset,
+                    // numbers it `target`, and continues from there: a contiguous tail of the reference
+                    // packets (offsets and sizes), indices counting up from the target.
+                    let spans = full.packets.map { PacketSpan(offset: $0.offset, size: Int64($0.size)) }
+                    let gotSpans = got.map { PacketSpan(offset: $0.offset, size: Int64($0.size)) }
+                    var k = spans.firstIndex { $0.offset >= Int64(start) } ?? spans.count
+                    // The offset may fall inside the header of packet k's frame: then the tail starts at k + 1.
+                    if k + 1 < spans.count && gotSpans.first == spans[k + 1] { k += 1 }
+                    if let difference = describeFirstDifference(got: gotSpans, expected: Array(spans[k...])) {
+                        Issue.record("\(context) (estimated offset \(seek.absoluteOffset)): packets \(difference)")
+                    }
+                    let indices = got.map(\.index)
+                    let counting = indices.isEmpty ? [] : Array(target..<(target + Int64(indices.count)))
+                    #expect(indices == counting, "\(context): indices after an estimated seek")
                 }
                 #expect(recorder.log.bytesMismatches.isEmpty, "\(context): \(recorder.log.bytesMismatches)")
             }
@@ -170,14 +220,33 @@ struct SeekTests {
                     firstFlags: .discontinuity)
             }
             #expect(error == nil, "\(context): \(String(describing: error))")
-            let reference = Dictionary(uniqueKeysWithValues: full.packets.map { ($0.index, $0) })
             let got = recorder.log.indexedPackets
-            for p in got where reference[p.index] != p {
-                Issue.record("\(context): delivered \(p), reference \(reference[p.index].map { "\($0)" } ?? "none")")
-                break
+            let missing: [LoggedPacket]
+            if Self.model(fixture) == .exact {
+                let reference = Dictionary(uniqueKeysWithValues: full.packets.map { ($0.index, $0) })
+                for p in got where reference[p.index] != p {
+                    let r = reference[p.index].map { "\($0)" } ?? "none"
+                    Issue.record("\(context): delivered \(p), reference \(r)")
+                    break
+                }
+                let delivered = Set(got.map(\.index))
+                missing = full.packets.filter { $0.offset >= cut && !delivered.contains($0.index) }
+            } else {
+                // Framed streams: indices are not exact after a discontinuity without seek; offsets and
+                // sizes are.
+                let reference = Dictionary(uniqueKeysWithValues: full.packets.map { ($0.offset, $0.size) })
+                for p in got where reference[p.offset] != p.size {
+                    Issue.record("\(context): delivered \(p), which is no reference packet")
+                    break
+                }
+                // Every packet whose frame starts after the cut (packetToByte: the frame start) must come back;
+                // the rest of a frame the cut went through is dropped with it.
+                let delivered = Set(got.map(\.offset))
+                missing = full.packets.filter { p in
+                    let frameStart = full.parser.packetToByte(p.index).map { $0.value + full.dataOffset } ?? p.offset
+                    return frameStart >= cut && !delivered.contains(p.offset)
+                }
             }
-            let delivered = Set(got.map(\.index))
-            let missing = full.packets.filter { $0.offset >= cut && !delivered.contains($0.index) }
             let firstMissing = missing.first.map { "\($0)" } ?? ""
             #expect(missing.isEmpty, "\(context): \(missing.count) later packets missing, first \(firstMissing)")
             #expect(recorder.log.bytesMismatches.isEmpty, "\(context): \(recorder.log.bytesMismatches)")
@@ -190,39 +259,63 @@ struct SeekTests {
         let input = try ConformanceInput.input(for: fixture).bytes
         let full = try Self.fullParse(input)
         let parser = full.parser
+        let exact = Self.model(fixture) == .exact
         for target in Self.targets(count: full.packets.count) {
             let p = full.packets[Int(target)]
             let byte = p.offset - full.dataOffset
             let frame = full.startFrames[Int(target)]
             let frames = full.startFrames[Int(target) + 1] - frame
             let context = "\(fixture) packet \(target)"
-            #expect(
-                parser.packetToByte(target) == Translation(value: byte, isEstimated: false), "\(context): packetToByte")
-            #expect(
-                parser.byteToPacket(byte)
-                    == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
-                "\(context): byteToPacket(first byte)")
-            #expect(
-                parser.byteToPacket(byte + Int64(p.size) - 1)
-                    == Translation(
-                        value: PacketPosition(packet: target, offsetInPacket: Int64(p.size) - 1), isEstimated: false),
-                "\(context): byteToPacket(last byte)")
+            func position(_ packet: Int64, _ offset: Int64) -> Translation<PacketPosition> {
+                Translation(value: PacketPosition(packet: packet, offsetInPacket: offset), isEstimated: false)
+            }
+            if exact {
+                #expect(
+                    parser.packetToByte(target) == Translation(value: byte, isEstimated: false),
+                    "\(context): packetToByte")
+                #expect(parser.byteToPacket(byte) == position(target, 0), "\(context): byteToPacket(first byte)")
+                #expect(
+                    parser.byteToPacket(byte + Int64(p.size) - 1) == position(target, Int64(p.size) - 1),
+                    "\(context): byteToPacket(last byte)")
+            } else {
+                // Framed: packetToByte is where the packet's frame starts (feeding resumes there): at or before
+                // the packet, after the previous packet unless both are blocks of one frame (same start), and
+                // byteToPacket maps it back to the frame's first packet.
+                let frameStart = parser.packetToByte(target)
+                #expect(frameStart?.isEstimated == false, "\(context): packetToByte estimated after a full parse")
+                if let start = frameStart?.value {
+                    #expect(start <= byte && start >= 0, "\(context): packetToByte \(start) after the packet")
+                    if target > 0, let previous = parser.packetToByte(target - 1)?.value, previous != start {
+                        let before = full.packets[Int(target) - 1]
+                        #expect(
+                            start >= before.offset + Int64(before.size) - full.dataOffset,
+                            "\(context): frame start \(start) inside packet \(target - 1)")
+                    }
+                    let back = parser.byteToPacket(start)?.value
+                    let first = back.map { $0.packet <= target && $0.offsetInPacket == 0 }
+                    #expect(
+                        first == true && parser.packetToByte(back?.packet ?? -1)?.value == start,
+                        "\(context): byteToPacket(\(start)) = \(String(describing: back))")
+                }
+            }
+            // A framed stream whose frames hold a varying number of blocks kept as one packet (ADTS multi-block
+            // frames without CRC) may not translate frames at all (docs/formats/adts.md): nil, never a wrong
+            // exact answer.
+            let variable = full.packets.contains { $0.variableFrames != 0 }
+            if !exact && variable && parser.packetToFrame(target) == nil && parser.frameToPacket(frame) == nil {
+                continue
+            }
             #expect(
                 parser.packetToFrame(target) == Translation(value: frame, isEstimated: false),
                 "\(context): packetToFrame")
-            #expect(
-                parser.frameToPacket(frame)
-                    == Translation(value: PacketPosition(packet: target, offsetInPacket: 0), isEstimated: false),
-                "\(context): frameToPacket(first frame)")
+            #expect(parser.frameToPacket(frame) == position(target, 0), "\(context): frameToPacket(first frame)")
             if frames > 0 {
                 #expect(
-                    parser.frameToPacket(frame + frames - 1)
-                        == Translation(
-                            value: PacketPosition(packet: target, offsetInPacket: frames - 1), isEstimated: false),
+                    parser.frameToPacket(frame + frames - 1) == position(target, frames - 1),
                     "\(context): frameToPacket(last frame)")
             }
             // Round trips.
-            if let b = parser.packetToByte(target)?.value {
+            if let b = parser.packetToByte(target)?.value, exact {
                 #expect(parser.byteToPacket(b)?.value.packet == target, "\(context): byte round trip")
             }
             if let f = parser.packetToFrame(target)?.value {
