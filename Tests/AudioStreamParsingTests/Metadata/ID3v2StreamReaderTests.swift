@@ -92,8 +92,10 @@ struct ID3v2StreamReaderTests {
     func matchesInMemoryParser() throws {
         let corpus =
             ID3v2TagTests.richTags() + [
-                B.tag(4, B.frame24("TIT2", B.latin1Text(String(repeating: "t", count: 299)), plainSize: true)
-                    + B.frame24("TPE1", B.latin1Text("A"), plainSize: true) + [0, 0]),
+                B.tag(
+                    4,
+                    B.frame24("TIT2", B.latin1Text(String(repeating: "t", count: 299)), plainSize: true)
+                        + B.frame24("TPE1", B.latin1Text("A"), plainSize: true) + [0, 0]),
                 B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.frame23("TPE1", B.latin1Text("B"), size: 500)),
                 B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.latin1("xyz!garbage")),
                 B.tag(2, flags: 0x40, B.frame22("TT2", B.latin1Text("A"))),
@@ -129,7 +131,10 @@ struct ID3v2StreamReaderTests {
             #expect(run.maxRequested <= 1000 + 4096 + 14)
             #expect(run.maxHeld <= max(chunks[0], 4096 + 14))
             #expect(run.position == Int64(bytes.count))
-            #expect(run.diagnostics == ["id3v2 (APIC): frame of \(picture.count + 14) bytes exceeds maxArtworkBytes; skipped unread"])
+            #expect(
+                run.diagnostics == [
+                    "id3v2 (APIC): frame of \(picture.count + 14) bytes exceeds maxArtworkBytes; skipped unread"
+                ])
         }
         // Within the limit, the picture is read in any chunking.
         let run = StreamReaderRun(bytes, chunks: [1, 1, 1, 5000, 3])
@@ -140,16 +145,22 @@ struct ID3v2StreamReaderTests {
 
     @Test("tag-level unsynchronisation: the whole tag is buffered up to maxTagBytes, skipped above it")
     func unsynchronisedTagBound() {
-        let frames = B.frame23("TIT2", B.latin1Text("ÿà")) + B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, B.jpeg(2000)))
+        let frames =
+            B.frame23("TIT2", B.latin1Text("ÿà"))
+            + B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, B.jpeg(2000)))
         let bytes = B.tag(3, flags: 0x80, B.unsynchronise(frames))
         let read = StreamReaderRun(bytes, chunks: Array(repeating: 100, count: 100))
         #expect(read.tag?.metadata.info[InfoKey.title] == "ÿà")
         #expect(read.maxRequested == bytes.count)
-        let skipped = StreamReaderRun(bytes, chunks: Array(repeating: 100, count: 100), limits: ParserLimits(maxTagBytes: 1000))
+        let skipped = StreamReaderRun(
+            bytes, chunks: Array(repeating: 100, count: 100), limits: ParserLimits(maxTagBytes: 1000))
         #expect(skipped.tag?.metadata.isEmpty == true)
         #expect(skipped.maxRequested <= 10)
         #expect(skipped.position == Int64(bytes.count))
-        #expect(skipped.diagnostics == ["id3v2: unsynchronised ID3v2.3.0 tag of \(bytes.count) bytes exceeds maxTagBytes; skipped unread"])
+        #expect(
+            skipped.diagnostics == [
+                "id3v2: unsynchronised ID3v2.3.0 tag of \(bytes.count) bytes exceeds maxTagBytes; skipped unread"
+            ])
     }
 
     @Test("the stream ends inside a tag: finish reports it and returns the frames read")
@@ -182,7 +193,8 @@ struct ID3v2StreamReaderTests {
             for _ in 0..<(1 + rng.next() % 6) {
                 bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next())
             }
-            let run = StreamReaderRun(bytes, chunks: StreamReaderRun.chunkings(bytes.count, seed: rng.next())[2], limits: limits)
+            let run = StreamReaderRun(
+                bytes, chunks: StreamReaderRun.chunkings(bytes.count, seed: rng.next())[2], limits: limits)
             #expect(run.maxRequested <= max(64, 16 + 4096 + 14) + 10)
         }
     }

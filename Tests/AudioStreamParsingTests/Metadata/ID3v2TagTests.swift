@@ -21,7 +21,8 @@ struct ID3v2TagTests {
     @Test("2.3 tag-level unsynchronisation: frames and picture bytes restored")
     func tagUnsync23() throws {
         let picture = B.jpeg(300)
-        let frames = B.frame23("TIT2", B.latin1Text("ÿàÿ")) + B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, picture))
+        let frames =
+            B.frame23("TIT2", B.latin1Text("ÿàÿ")) + B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, picture))
         let unsynced = B.unsynchronise(frames)
         #expect(unsynced.count > frames.count)
         let tag = try Self.parse(B.tag(3, flags: 0x80, unsynced))
@@ -135,7 +136,8 @@ struct ID3v2TagTests {
     func textFrames() throws {
         let frames =
             B.frame24("TIT2", B.text(1, [0xFF, 0xFE] + B.utf16LE("Tïtle")))
-            + B.frame24("TPE1", B.text(1, [0xFE, 0xFF] + B.utf16BE("Ärtist") + [0, 0] + [0xFF, 0xFE] + B.utf16LE("Two")))
+            + B.frame24(
+                "TPE1", B.text(1, [0xFE, 0xFF] + B.utf16BE("Ärtist") + [0, 0] + [0xFF, 0xFE] + B.utf16LE("Two")))
             + B.frame24("TALB", B.text(2, B.utf16BE("Älbum")))
             + B.frame24("TRCK", B.text(3, B.utf8("3/12")))
             + B.frame24("TDRC", B.text(3, B.utf8("2024-05-06T10:00")))
@@ -208,14 +210,17 @@ struct ID3v2TagTests {
     func describedFrames() throws {
         let frames =
             B.frame23("TXXX", B.latin1Text("MusicBrainz Album Id\u{0}abc-123"))
-            + B.frame23("TXXX", B.text(1, [0xFF, 0xFE] + B.utf16LE("MOOD") + [0, 0] + [0xFF, 0xFE] + B.utf16LE("calm")))
+            + B.frame23(
+                "TXXX", B.text(1, [0xFF, 0xFE] + B.utf16LE("MOOD") + [0, 0] + [0xFF, 0xFE] + B.utf16LE("calm")))
             + B.frame23("COMM", B.comment("iTunSMPB", " 00000000 00000210"))
             + B.frame23("COMM", B.comment("", "Plain comment"))
             + B.frame23("USLT", B.comment("", "Line one\nLine two"))
             + B.frame23("USLT", B.comment("Verse", "La la"))
             + B.frame23("WXXX", B.latin1Text("Home\u{0}https://example.org/"))
             + B.frame23("WOAR", B.latin1("https://example.org/artist"))
-            + B.frame23("PRIV", B.latin1("com.apple.streaming.transportStreamTimestamp") + [0] + [0, 0, 0, 0, 0, 0x01, 0x5F, 0x90])
+            + B.frame23(
+                "PRIV",
+                B.latin1("com.apple.streaming.transportStreamTimestamp") + [0] + [0, 0, 0, 0, 0, 0x01, 0x5F, 0x90])
             + B.frame23("UFID", B.latin1("http://musicbrainz.org") + [0] + B.latin1("0123-abcd"))
             + B.frame23("MCDI", [0x00, 0x12, 0x01])
         let tag = try Self.parse(B.tag(3, frames))
@@ -232,7 +237,9 @@ struct ID3v2TagTests {
 
     // MARK: Pictures
 
-    @Test("APIC under the artwork limit is kept; over it, dropped with a diagnostic; over the frame bound, skipped unread")
+    @Test(
+        "APIC under the artwork limit is kept; over it, dropped with a diagnostic; over the frame bound, skipped unread"
+    )
     func artworkLimits() throws {
         let small = B.jpeg(500)
         let big = B.jpeg(3000)
@@ -254,11 +261,15 @@ struct ID3v2TagTests {
         // Frame bodies over maxArtworkBytes + 4096 are not even read.
         let huge = B.jpeg(10_000)
         let hugeTag = try Self.parse(
-            B.tag(3, B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, huge)) + B.frame23("TIT2", B.latin1Text("T"))),
+            B.tag(
+                3, B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, huge)) + B.frame23("TIT2", B.latin1Text("T"))),
             limits: ParserLimits(maxArtworkBytes: 1000))
         #expect(hugeTag.metadata.artwork.isEmpty)
         #expect(hugeTag.metadata.info[InfoKey.title] == "T")
-        #expect(hugeTag.diagnostics == ["id3v2 (APIC): frame of \(huge.count + 14) bytes exceeds maxArtworkBytes; skipped unread"])
+        #expect(
+            hugeTag.diagnostics == [
+                "id3v2 (APIC): frame of \(huge.count + 14) bytes exceeds maxArtworkBytes; skipped unread"
+            ])
     }
 
     @Test("picture MIME types: 2.2 formats, empty (sniffed), image/jpg, a link")
@@ -269,7 +280,8 @@ struct ID3v2TagTests {
         let tag = try Self.parse(
             B.tag(
                 3,
-                B.frame23("APIC", B.apic(mime: "", type: 3, png)) + B.frame23("APIC", B.apic(mime: "image/jpg", type: 3, B.jpeg(8)))
+                B.frame23("APIC", B.apic(mime: "", type: 3, png))
+                    + B.frame23("APIC", B.apic(mime: "image/jpg", type: 3, B.jpeg(8)))
                     + B.frame23("APIC", B.apic(mime: "-->", type: 3, B.latin1("http://example.org/c.jpg")))))
         #expect(tag.metadata.artwork.map(\.mimeType) == ["image/png", "image/jpeg"])
         #expect(Self.raw(tag)["APIC"] == "--> http://example.org/c.jpg")
@@ -281,12 +293,15 @@ struct ID3v2TagTests {
     @Test("CHAP/CTOC (2.4): chapters sorted by start, titles from embedded TIT2, element ID when there is none")
     func chapters24() throws {
         let frames =
-            B.frame24("CTOC", B.ctoc("toc", flags: 0x03, ["ch0", "ch1", "ch2"], B.frame24("TIT2", B.latin1Text("Contents"))))
-            + B.frame24("CHAP", B.chap("ch2", start: 20_000, end: 30_500, B.frame24("TIT2", B.text(3, B.utf8("Thïrd")))))
+            B.frame24(
+                "CTOC", B.ctoc("toc", flags: 0x03, ["ch0", "ch1", "ch2"], B.frame24("TIT2", B.latin1Text("Contents"))))
+            + B.frame24(
+                "CHAP", B.chap("ch2", start: 20_000, end: 30_500, B.frame24("TIT2", B.text(3, B.utf8("Thïrd")))))
             + B.frame24("CHAP", B.chap("ch0", start: 0, end: 10_000, B.frame24("TIT2", B.latin1Text("First"))))
             + B.frame24(
                 "CHAP",
-                B.chap("ch1", start: 10_000, end: 20_000, B.frame24("TIT3", B.latin1Text("x")) + B.frame24("APIC", [0])))
+                B.chap("ch1", start: 10_000, end: 20_000, B.frame24("TIT3", B.latin1Text("x")) + B.frame24("APIC", [0]))
+            )
         let tag = try Self.parse(B.tag(4, frames))
         #expect(
             tag.metadata.chapters == [
@@ -339,7 +354,10 @@ struct ID3v2TagTests {
         #expect(compressed.metadata.isEmpty)
         #expect(compressed.diagnostics == ["id3v2: ID3v2.2.0 tag is compressed (no scheme was defined); ignored"])
         let tag = try Self.parse(
-            B.tag(3, B.frame23("TXXX", B.latin1Text("big\u{0}" + String(repeating: "z", count: 200))) + B.frame23("TIT2", B.latin1Text("T"))),
+            B.tag(
+                3,
+                B.frame23("TXXX", B.latin1Text("big\u{0}" + String(repeating: "z", count: 200)))
+                    + B.frame23("TIT2", B.latin1Text("T"))),
             limits: ParserLimits(maxTagBytes: 100))
         #expect(tag.metadata.tags.map(\.key) == ["TIT2"])
         #expect(tag.diagnostics == ["id3v2 (TXXX): frame of 205 bytes exceeds maxTagBytes; skipped unread"])
@@ -347,11 +365,17 @@ struct ID3v2TagTests {
 
     @Test("a frame overrunning the tag, garbage after the frames, a truncated tag: reported, earlier frames kept")
     func malformedFrames() throws {
-        let overrun = try Self.parse(B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.frame23("TPE1", B.latin1Text("B"), size: 500)))
+        let overrun = try Self.parse(
+            B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.frame23("TPE1", B.latin1Text("B"), size: 500)))
         #expect(overrun.metadata.info == [InfoKey.title: "A"])
-        #expect(overrun.diagnostics == ["id3v2 (TPE1): frame of 500 bytes overruns the tag (2 left); the rest of the tag is ignored"])
+        #expect(
+            overrun.diagnostics == [
+                "id3v2 (TPE1): frame of 500 bytes overruns the tag (2 left); the rest of the tag is ignored"
+            ])
         let garbage = try Self.parse(B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.latin1("xyz!garbage")))
-        #expect(garbage.diagnostics == ["id3v2: 'xyz!' is not a frame ID at offset 12 of the tag body; the rest is ignored"])
+        #expect(
+            garbage.diagnostics == ["id3v2: 'xyz!' is not a frame ID at offset 12 of the tag body; the rest is ignored"]
+        )
         let full = B.tag(4, B.frame24("TIT2", B.latin1Text("A")) + B.frame24("TPE1", B.latin1Text("B")))
         let cut = try Self.parse(Array(full.dropLast(1)))
         #expect(cut.metadata.info == [InfoKey.title: "A"])
@@ -374,8 +398,10 @@ struct ID3v2TagTests {
         let sub24 = B.frame24("TIT2", B.latin1Text("Chapter"))
         let v24 =
             B.frame24("TIT2", B.text(1, [0xFF, 0xFE] + B.utf16LE("Title")))
-            + B.frame24("APIC", B.syncsafe(40) + B.unsynchronise(B.apic(mime: "image/jpeg", type: 3, B.jpeg(26))), format: 0x03)
-            + B.frame24("CTOC", B.ctoc("toc", flags: 3, ["c"])) + B.frame24("CHAP", B.chap("c", start: 0, end: 5, sub24))
+            + B.frame24(
+                "APIC", B.syncsafe(40) + B.unsynchronise(B.apic(mime: "image/jpeg", type: 3, B.jpeg(26))), format: 0x03)
+            + B.frame24("CTOC", B.ctoc("toc", flags: 3, ["c"]))
+            + B.frame24("CHAP", B.chap("c", start: 0, end: 5, sub24))
             + B.frame24("TXXX", B.text(3, B.utf8("k\u{0}v"))) + B.frame24("COMM", B.comment("d", "c"))
             + B.frame24("TCON", B.latin1Text("(13)Pop")) + [0, 0, 0]
         let v23 =
@@ -383,7 +409,8 @@ struct ID3v2TagTests {
                 B.be32(6) + [0, 0] + B.be32(0) + B.frame23("TIT2", B.latin1Text("ÿàÿ"))
                     + B.frame23("APIC", B.apic(mime: "image/jpeg", type: 3, B.jpeg(40)))
                     + B.frame23("CHAP", B.chap("c", start: 1, end: 2, B.frame23("TIT2", B.latin1Text("C")))))
-        let v22 = B.frame22("TT2", B.latin1Text("T")) + B.frame22("PIC", B.pic(format: "JPG", type: 3, B.jpeg(20)))
+        let v22 =
+            B.frame22("TT2", B.latin1Text("T")) + B.frame22("PIC", B.pic(format: "JPG", type: 3, B.jpeg(20)))
             + B.frame22("COM", B.comment("", "x"))
         return [
             B.tagWithFooter(v24), B.tag(4, flags: 0x40, B.syncsafe(6) + [1, 0] + v24),
@@ -398,7 +425,9 @@ struct ID3v2TagTests {
             #expect(!full.metadata.isEmpty)
             for n in 0..<tag.count {
                 let partial = ID3v2Tag.parse(Array(tag.prefix(n)))
-                if n < 10 { #expect(partial == nil) } else {
+                if n < 10 {
+                    #expect(partial == nil)
+                } else {
                     let tags = partial?.metadata.tags ?? []
                     #expect(tags.count <= full.metadata.tags.count)
                 }

@@ -77,7 +77,9 @@ enum TagBytes {
     /// Fake JPEG bytes of `count` length, containing FF bytes (which unsynchronisation changes).
     static func jpeg(_ count: Int) -> [UInt8] {
         let head: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0]
-        return Array((head + (0..<max(0, count - 4)).map { UInt8(truncatingIfNeeded: $0 * 7 + ($0 % 5 == 0 ? 0xF8 : 1)) }).prefix(count))
+        return Array(
+            (head + (0..<max(0, count - 4)).map { UInt8(truncatingIfNeeded: $0 * 7 + ($0 % 5 == 0 ? 0xF8 : 1)) })
+                .prefix(count))
     }
 
     /// Unsynchronisation (ID3v2.4 §6.1): FF followed by 00 or ≥ E0 gets a 00 inserted; a final FF too.
@@ -97,7 +99,9 @@ enum TagBytes {
         title: String, artist: String = "", album: String = "", year: String = "", comment: String = "",
         track: UInt8? = nil, genre: UInt8 = 255, pad: UInt8 = 0
     ) -> [UInt8] {
-        func field(_ s: String, _ n: Int) -> [UInt8] { Array((latin1(s) + [UInt8](repeating: pad, count: n)).prefix(n)) }
+        func field(_ s: String, _ n: Int) -> [UInt8] {
+            Array((latin1(s) + [UInt8](repeating: pad, count: n)).prefix(n))
+        }
         var commentField = field(comment, 30)
         if let track {
             commentField = Array(commentField.prefix(28)) + [0, track]

@@ -13,7 +13,9 @@ import Testing
 struct TagFixtureTests {
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url.appendingPathComponent("Fixtures/tags")
@@ -37,8 +39,11 @@ struct TagFixtureTests {
         #expect(art.mimeType == "image/png", sourceLocation: sourceLocation)
         #expect(art.pictureType == 3, sourceLocation: sourceLocation)
         #expect(art.data.count == 100, sourceLocation: sourceLocation)
-        #expect(art.data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), sourceLocation: sourceLocation)
-        #expect(art.data.suffix(8).elementsEqual([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]), sourceLocation: sourceLocation)
+        #expect(
+            art.data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), sourceLocation: sourceLocation)
+        #expect(
+            art.data.suffix(8).elementsEqual([0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]),
+            sourceLocation: sourceLocation)
     }
 
     /// The leading ID3v2 tag, read whole and by the streaming reader (whole and 1-byte chunks),
@@ -46,8 +51,9 @@ struct TagFixtureTests {
     static func leadingTag(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> ID3v2Tag {
         let tag = try #require(ID3v2Tag.parse(bytes), sourceLocation: sourceLocation)
         #expect(tag.diagnostics == [], sourceLocation: sourceLocation)
-        #expect(bytes.count > tag.byteCount + 1 && bytes[tag.byteCount] == 0xFF && bytes[tag.byteCount + 1] & 0xE0 == 0xE0,
-                "an MPEG sync word follows the tag", sourceLocation: sourceLocation)
+        #expect(
+            bytes.count > tag.byteCount + 1 && bytes[tag.byteCount] == 0xFF && bytes[tag.byteCount + 1] & 0xE0 == 0xE0,
+            "an MPEG sync word follows the tag", sourceLocation: sourceLocation)
         for chunks in [[bytes.count], Array(repeating: 1, count: tag.byteCount + 4)] {
             let run = StreamReaderRun(bytes, chunks: chunks)
             #expect(run.tag?.metadata == tag.metadata, sourceLocation: sourceLocation)
@@ -188,7 +194,8 @@ struct TagFixtureTests {
         let tag = try Self.leadingTag(bytes)
         #expect(tag.header.majorVersion == 3)
         #expect(tag.header.isUnsynchronised)
-        #expect(bytes.prefix(tag.byteCount).firstRange(of: [0xFF, 0x00, 0xE0]) != nil, "the tag holds unsynchronised bytes")
+        #expect(
+            bytes.prefix(tag.byteCount).firstRange(of: [0xFF, 0x00, 0xE0]) != nil, "the tag holds unsynchronised bytes")
         #expect(
             tag.metadata.info == [
                 InfoKey.title: "Unsync ÿà Tïtle", InfoKey.artist: "Unsync Artist", InfoKey.album: "Unsync Album",
@@ -241,7 +248,10 @@ struct TagFixtureTests {
             ])
         Self.expectCover(ape.metadata.artwork)
         let v1 = try #require(ID3v1Tag.parse(bytes[v1Range]))
-        #expect(v1.metadata.info == [InfoKey.title: "V1 Title", InfoKey.artist: "V1 Artist", InfoKey.trackNumber: "1", InfoKey.genre: "Jazz"])
+        #expect(
+            v1.metadata.info == [
+                InfoKey.title: "V1 Title", InfoKey.artist: "V1 Artist", InfoKey.trackNumber: "1", InfoKey.genre: "Jazz",
+            ])
         try Self.expectFFprobeAgrees(name, v1.metadata)
     }
 }

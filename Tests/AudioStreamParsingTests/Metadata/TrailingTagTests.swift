@@ -62,7 +62,8 @@ struct TrailingTagTests {
 
     static let cover: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 1, 2, 3]
     static let apeItems: [[UInt8]] = [
-        B.apeItem("Title", B.utf8("Tïtle")), B.apeItem("ARTIST", B.utf8("One\u{0}Two")), B.apeItem("Album", B.utf8("Al")),
+        B.apeItem("Title", B.utf8("Tïtle")), B.apeItem("ARTIST", B.utf8("One\u{0}Two")),
+        B.apeItem("Album", B.utf8("Al")),
         B.apeItem("Year", B.utf8("2002")), B.apeItem("Track", B.utf8("4/9")), B.apeItem("Genre", B.utf8("Jazz")),
         B.apeItem("Comment", B.utf8("Cmt")), B.apeItem("Composer", B.utf8("Comp")), B.apeItem("Copyright", B.utf8("C")),
         B.apeItem("Cover Art (Front)", B.utf8("cover.png") + [0] + cover, kind: 1),
@@ -107,7 +108,8 @@ struct TrailingTagTests {
 
     @Test("APEv1: no header, every value text")
     func apev1() throws {
-        let tag = try #require(APEv2Tag.parse(B.ape([B.apeItem("Title", B.utf8("Old"), kind: 1)], header: false, version: 1000)))
+        let tag = try #require(
+            APEv2Tag.parse(B.ape([B.apeItem("Title", B.utf8("Old"), kind: 1)], header: false, version: 1000)))
         #expect(tag.metadata.info == [InfoKey.title: "Old"])
     }
 
@@ -136,7 +138,8 @@ struct TrailingTagTests {
         #expect(limited.metadata.isEmpty)
         let noArt = try #require(APEv2Tag.parse(good, limits: ParserLimits(maxArtworkBytes: 5)))
         #expect(noArt.metadata.artwork.count == 1)
-        #expect(noArt.diagnostics == ["ape (Cover Art (Front)): picture of 7 bytes exceeds maxArtworkBytes (5); skipped"])
+        #expect(
+            noArt.diagnostics == ["ape (Cover Art (Front)): picture of 7 bytes exceeds maxArtworkBytes (5); skipped"])
         #expect(APEv2Tag.parse(Array("APETAGEX".utf8)) == nil)
         // Every truncation from the front and the back, and mutations.
         for n in 0...good.count {

@@ -75,7 +75,8 @@ struct APEv2Tag: Equatable, Sendable {
     struct Item: Equatable, Sendable {
         /// 0 text, 1 binary, 2 external locator, 3 reserved.
         enum Kind: UInt32, Sendable {
-            case text = 0, binary, locator, reserved
+            case text = 0
+            case binary, locator, reserved
         }
         var key: String
         var kind: Kind
@@ -121,7 +122,8 @@ struct APEv2Tag: Equatable, Sendable {
             itemsEnd = b.count - headerByteCount
             let itemBytes = Int(footer.size) - headerByteCount
             if footer.size < UInt32(headerByteCount) || itemBytes > itemsEnd {
-                diagnostics.append("ape: tag size \(footer.size) does not fit the \(b.count) bytes given; items not read")
+                diagnostics.append(
+                    "ape: tag size \(footer.size) does not fit the \(b.count) bytes given; items not read")
                 return APEv2Tag(header: footer, items: [], metadata: AudioMetadata(), diagnostics: diagnostics)
             }
             itemsStart = itemsEnd - itemBytes
@@ -130,7 +132,8 @@ struct APEv2Tag: Equatable, Sendable {
             itemsStart = headerByteCount
             let declared = Int(first.size) - (first.hasNoFooter ? 0 : headerByteCount)
             if first.size < UInt32(headerByteCount) && !first.hasNoFooter || declared > b.count - itemsStart {
-                diagnostics.append("ape: tag size \(first.size) does not fit the \(b.count) bytes given; items read as far as they go")
+                diagnostics.append(
+                    "ape: tag size \(first.size) does not fit the \(b.count) bytes given; items read as far as they go")
             }
             itemsEnd = itemsStart + max(0, min(declared, b.count - itemsStart))
         } else {
@@ -213,7 +216,9 @@ struct APEv2Tag: Equatable, Sendable {
             let (fileName, data) = ID3v2Text.splitTerminated(item.value[...], encoding: 0)
             guard data.count <= limits.maxArtworkBytes else {
                 diagnostics.append(
-                    "ape (\(item.key)): picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped")
+                    "ape (\(item.key)): picture of \(data.count) bytes exceeds maxArtworkBytes "
+                        + "(\(limits.maxArtworkBytes)); skipped"
+                )
                 return
             }
             let mime = Self.mimeType(fileName: String(decoding: fileName, as: UTF8.self).lowercased(), data)

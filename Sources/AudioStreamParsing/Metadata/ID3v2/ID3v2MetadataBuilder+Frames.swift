@@ -60,7 +60,10 @@ extension ID3v2MetadataBuilder {
             break
         }
         let tag = AudioMetadata.Tag(source: Self.source, key: id, value: value)
-        append(Item(entry: ID3v2TagReader.Entry(tag: tag, infoKey: Self.infoKeys[id], infoValue: infoValue), isTextOrComment: true))
+        append(
+            Item(
+                entry: ID3v2TagReader.Entry(tag: tag, infoKey: Self.infoKeys[id], infoValue: infoValue),
+                isTextOrComment: true))
     }
 
     /// The values of a text field; `nil` (with a diagnostic) for an unknown encoding.
@@ -76,7 +79,7 @@ extension ID3v2MetadataBuilder {
     /// `TXXX` (2.4 native frames §4.2.6): encoding, description (terminated), value(s).
     private mutating func userText(_ id: String, _ content: ArraySlice<UInt8>) {
         guard let encoding = content.first,
-            case let (description, rest)? = decodeTerminated(id, content.dropFirst(), encoding: encoding),
+            case (let description, let rest)? = decodeTerminated(id, content.dropFirst(), encoding: encoding),
             let values = ID3v2Text.values(rest, encoding: encoding)
         else { return }
         addRaw(key: "\(id):\(description)", value: values.joined(separator: "; "))
@@ -86,7 +89,7 @@ extension ID3v2MetadataBuilder {
     /// text. Comments whose description starts with "iTun" (iTunes' private `iTunNORM`, `iTunSMPB`, …)
     /// are raw tags only.
     private mutating func comment(_ id: String, _ content: ArraySlice<UInt8>) {
-        guard case let (description, text)? = languageText(id, content) else { return }
+        guard case (let description, let text)? = languageText(id, content) else { return }
         let key = description.isEmpty ? id : "\(id):\(description)"
         let infoKey = description.hasPrefix("iTun") ? nil : InfoKey.comments
         let tag = AudioMetadata.Tag(source: Self.source, key: key, value: text)
@@ -96,7 +99,7 @@ extension ID3v2MetadataBuilder {
     /// `USLT` (2.4 native frames §4.8): encoding, language (3), content descriptor, lyrics. Raw tag
     /// only (Apple's info dictionary has no lyrics key).
     private mutating func lyrics(_ id: String, _ content: ArraySlice<UInt8>) {
-        guard case let (description, text)? = languageText(id, content) else { return }
+        guard case (let description, let text)? = languageText(id, content) else { return }
         addRaw(key: description.isEmpty ? id : "\(id):\(description)", value: text)
     }
 
@@ -107,7 +110,7 @@ extension ID3v2MetadataBuilder {
             diagnose(id, "frame of \(content.count) bytes is shorter than its 4-byte header; ignored")
             return nil
         }
-        guard case let (description, rest)? = decodeTerminated(id, content.dropFirst(4), encoding: encoding),
+        guard case (let description, let rest)? = decodeTerminated(id, content.dropFirst(4), encoding: encoding),
             let values = ID3v2Text.values(rest, encoding: encoding)
         else { return nil }
         return (description, values.joined(separator: "; "))
@@ -116,7 +119,7 @@ extension ID3v2MetadataBuilder {
     /// `WXXX` (2.4 native frames §4.3.2): encoding, description (terminated), URL (ISO-8859-1).
     private mutating func userURL(_ id: String, _ content: ArraySlice<UInt8>) {
         guard let encoding = content.first,
-            case let (description, rest)? = decodeTerminated(id, content.dropFirst(), encoding: encoding)
+            case (let description, let rest)? = decodeTerminated(id, content.dropFirst(), encoding: encoding)
         else { return }
         addRaw(key: "\(id):\(description)", value: ID3v2Text.latin1(rest.prefix { $0 != 0 }))
     }
@@ -161,13 +164,14 @@ extension ID3v2MetadataBuilder {
             rest = after
         }
         guard let pictureType = rest.first else { return diagnose(id, "frame ends before the picture type; ignored") }
-        guard case let (_, data)? = decodeTerminated(id, rest.dropFirst(), encoding: encoding) else { return }
+        guard case (_, let data)? = decodeTerminated(id, rest.dropFirst(), encoding: encoding) else { return }
         if mime == "-->" {
             addRaw(key: id, value: "--> " + ID3v2Text.latin1(data.prefix { $0 != 0 }))
             return diagnose(id, "picture is a link, not an image; kept as a raw tag")
         }
         guard data.count <= limits.maxArtworkBytes else {
-            return diagnose(id, "picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped")
+            return diagnose(
+                id, "picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped")
         }
         mime = Self.normalisedMIMEType(mime, data)
         appendArtwork(AudioMetadata.Artwork(mimeType: mime, pictureType: UInt32(pictureType), data: Array(data)))
@@ -222,7 +226,9 @@ extension ID3v2MetadataBuilder {
         let (elementID, rest) = ID3v2Text.splitTerminated(content, encoding: 0)
         guard rest.count >= 16 else { return diagnose("CHAP", "frame ends inside its times; ignored") }
         let b = Array(rest.prefix(16))
-        func u32(_ i: Int) -> UInt32 { UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3]) }
+        func u32(_ i: Int) -> UInt32 {
+            UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
+        }
         let title = subFrameTitle(rest.dropFirst(16))
         appendChapter(
             ChapterFrame(

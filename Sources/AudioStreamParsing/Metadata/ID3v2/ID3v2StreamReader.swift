@@ -211,13 +211,15 @@ struct ID3v2StreamReader {
         case .padding:
             return skip(remaining, then: afterBody, &context)
         case .invalid(let reason):
-            report("id3v2: \(reason) at offset \(header.size - remaining) of the tag body; the rest is ignored", &context)
+            report(
+                "id3v2: \(reason) at offset \(header.size - remaining) of the tag body; the rest is ignored", &context)
             return skip(remaining, then: afterBody, &context)
         case .frame(let frame):
             let headerSize = header.frameHeaderByteCount
             guard frame.size <= remaining - headerSize else {
                 report(
-                    "id3v2 (\(frame.id)): frame of \(frame.size) bytes overruns the tag (\(remaining - headerSize) left); "
+                    "id3v2 (\(frame.id)): frame of \(frame.size) bytes overruns the tag "
+                        + "(\(remaining - headerSize) left); "
                         + "the rest of the tag is ignored", &context)
                 return skip(remaining, then: afterBody, &context)
             }
@@ -260,7 +262,8 @@ struct ID3v2StreamReader {
     }
 
     /// Skips the rest of the body (and the footer, when declared) and finishes.
-    private mutating func skipBody(_ count: Int, _ header: ID3v2Tag.Header, _ context: inout ParseContext) -> Progress? {
+    private mutating func skipBody(_ count: Int, _ header: ID3v2Tag.Header, _ context: inout ParseContext) -> Progress?
+    {
         let footer = header.hasFooter ? ID3v2Tag.Header.byteCount : 0
         return skip(count + footer, then: .end(header), &context)
     }

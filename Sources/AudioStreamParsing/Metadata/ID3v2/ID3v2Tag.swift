@@ -14,7 +14,8 @@
 /// What is read: tag-level unsynchronisation (2.2/2.3, reversed over the whole tag before the
 /// frames are walked) and frame-level unsynchronisation (2.4); the extended header (skipped: 2.3
 /// size excludes itself, 2.4 syncsafe size includes itself); the 2.4 footer (checked); 2.4 frames
-/// written with plain 32-bit sizes (iTunes; see ``ID3v2FrameHeader/resolve(version:available:remaining:mode:limits:peek:)``);
+/// written with plain 32-bit sizes (iTunes; see
+/// ``ID3v2FrameHeader/resolve(version:available:remaining:mode:limits:peek:)``);
 /// every frame through ``ID3v2MetadataBuilder`` (text frames → Apple info keys, `TXXX`, `COMM`,
 /// `USLT`, `APIC`/`PIC` → artwork, `CHAP`/`CTOC` → chapters, `PRIV`/`UFID` and unknown frames raw,
 /// compressed and encrypted frames raw with a diagnostic).
@@ -133,7 +134,8 @@ struct ID3v2Tag: Equatable, Sendable {
             case .frame(let frame):
                 guard frame.size <= remaining - headerSize else {
                     builder.diagnose(
-                        frame.id, "frame of \(frame.size) bytes overruns the tag (\(remaining - headerSize) left); "
+                        frame.id,
+                        "frame of \(frame.size) bytes overruns the tag (\(remaining - headerSize) left); "
                             + "the rest of the tag is ignored")
                     return
                 }
