@@ -34,6 +34,19 @@ enum ConformanceInput {
         "adts/aac-44100-2ch-apetag.aac": "docs/formats/adts.md: APEv2 after the last frame is not recognised yet"
     ]
 
+    /// The documented gap for a fixture, if any: `knownGaps`, plus every MPEG audio file while main has no
+    /// MPEG audio parser (the `mpeg` branch; Fixtures/tags holds tagged MP3s): `typ?`.
+    static func knownGap(_ fixture: Fixture) -> (code: AudioStreamError.Code, why: String)? {
+        if let gap = knownGaps[fixture.path] { return gap }
+        if fixture.name.hasSuffix(".mp3") && !mpegParserMerged {
+            return (.unsupportedFileType, "no MPEG audio parser on main yet (branch mpeg)")
+        }
+        return nil
+    }
+
+    /// Set to true when the MPEG audio parser is merged: the MP3 fixtures then go through every check.
+    static let mpegParserMerged = false
+
     struct Input {
         var bytes: [UInt8]
         /// How far the audio data moved relative to the fixture (oracle offsets + shift).
