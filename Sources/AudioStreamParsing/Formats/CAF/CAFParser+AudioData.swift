@@ -215,6 +215,7 @@ extension CAFParser {
             }
         case .constantData(let data):
             let packets = data.finish(&context)
+            finishedPacketCount = packets
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
             context.announce(.audioDataByteCount(UInt64(max(0, end - data.dataStart))))
             context.announce(.audioDataPacketCount(UInt64(packets)))

@@ -103,6 +103,9 @@ struct CAFParser: FormatParser {
     var audioData: AudioData?
     /// The data reader, for constant-size formats, once the data was reached.
     var constantData: ConstantPacketData?
+    /// The number of constant-size packets the data really held, known at `finish` (for seeking
+    /// after the end of a stream whose data size was not declared).
+    var finishedPacketCount: Int64?
     /// Where to continue after a discontinuity inside the audio data (a packet boundary).
     var resumeAt: Int64?
     /// Set by a discontinuity before the audio data: the chunk structure is lost.
@@ -244,9 +247,10 @@ struct CAFParser: FormatParser {
             context.diagnose(at: chunkStart, "caf (desc): a second 'desc' chunk is ignored")
             return skipChunk(&context, header)
         }
-        guard header.size >= Int64(AudioDescriptionChunk.byteCount) else {
+        // Apple's CAF specification fixes the Audio Description chunk at 32 bytes.
+        guard header.size == Int64(AudioDescriptionChunk.byteCount) else {
             throw context.error(
-                .invalidFile, "caf (desc): chunk is \(header.size) bytes; the description needs 32")
+                .invalidFile, "caf (desc): chunk is \(header.size) bytes; the description is exactly 32")
         }
         let total = CAFChunkHeader.byteCount + AudioDescriptionChunk.byteCount
         guard let body = context.window.peekBytes(at: CAFChunkHeader.byteCount, count: AudioDescriptionChunk.byteCount),
@@ -329,7 +333,7 @@ struct CAFParser: FormatParser {
         if description.hasConstantPackets {
             return PacketMap(
                 bytesPerPacket: Int64(description.bytesPerPacket), framesPerPacket: Int64(description.framesPerPacket),
-                packetCount: constantData?.declaredPacketCount)
+                packetCount: finishedPacketCount ?? constantData?.declaredPacketCount)
         }
         return table?.packetMap ?? .unknown
     }
