@@ -43,6 +43,10 @@ struct FormatProbe: Sendable {
     enum Result {
         /// The bytes are this container; parse them with this parser.
         case match(AudioFileType, any FormatParser)
+        /// The bytes start with something that precedes a container without being one (a leading
+        /// ID3v2 tag). Its parser consumes it, detects the container that follows, sets
+        /// `ParseContext.fileType` and announces `fileFormat` itself, then delegates to that container.
+        case prefix(any FormatParser)
         /// The bytes are not this container.
         case noMatch
         /// This many bytes are needed to decide.

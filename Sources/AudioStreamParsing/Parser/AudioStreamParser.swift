@@ -68,6 +68,7 @@ public final class AudioStreamParser {
         self.fileTypeHint = fileTypeHint
         self.options = options
         self.context = ParseContext(limits: options.limits)
+        self.context.fileTypeHint = fileTypeHint
     }
 
     // MARK: Feeding
@@ -133,6 +134,9 @@ public final class AudioStreamParser {
     public func finish() throws(AudioStreamError) {
         try checkUsable(finishing: true)
         context.window.isFinal = true
+        // Step (or detect) once more with `isFinal` set even when fewer bytes than last asked for are
+        // readable, so a parser can accept a last unit whose end is the end of the stream.
+        if context.window.readable > 0 { needed = 0 }
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {
@@ -219,6 +223,9 @@ public final class AudioStreamParser {
             format = parser
             context.fileType = type
             context.announce(.fileFormat(type))
+            return true
+        case .prefix(let parser):
+            format = parser
             return true
         case .needMoreData(let n):
             if context.window.isFinal {

@@ -8,6 +8,8 @@
 enum FormatDetector {
     enum Outcome {
         case found(AudioFileType, any FormatParser)
+        /// A prefix parser (see `FormatProbe.Result.prefix`): the file type is not known yet.
+        case prefix(any FormatParser)
         case needMoreData(atLeast: Int)
         case unsupported
     }
@@ -22,6 +24,8 @@ enum FormatDetector {
             switch probe.probe(window, options) {
             case .match(let type, let parser):
                 return .found(type, parser)
+            case .prefix(let parser):
+                return .prefix(parser)
             case .needMoreData(let n):
                 if n <= options.detectionLookahead { needed = min(needed ?? n, n) }
             case .noMatch:

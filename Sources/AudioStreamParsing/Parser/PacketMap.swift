@@ -57,6 +57,11 @@ struct PacketMap {
     var packetFrames: [Int64]?
     /// The number of packets, when known.
     var packetCount: Int64?
+    /// For packets the constants and tables above do not place: an estimated byte offset (a seek
+    /// table such as MP3's Xing TOC, or bit-rate arithmetic). Answers are marked estimated.
+    var estimatedByteOffset: (@Sendable (_ packet: Int64) -> Int64?)?
+    /// The inverse of `estimatedByteOffset`: the packet an unplaced data byte probably belongs to.
+    var estimatedPacket: (@Sendable (_ byte: Int64) -> PacketPosition?)?
 
     /// Nothing known.
     static let unknown = PacketMap()
@@ -94,6 +99,7 @@ struct PacketMap {
         if let table = packetOffsets, packet < table.count {
             return Translation(value: table[Int(packet)], isEstimated: false)
         }
+        if let estimate = estimatedByteOffset?(packet) { return Translation(value: estimate, isEstimated: true) }
         return nil
     }
 
@@ -106,6 +112,7 @@ struct PacketMap {
             let i = PacketMap.lastIndex(in: table, notAbove: byte)
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
         }
+        if let estimate = estimatedPacket?(byte) { return Translation(value: estimate, isEstimated: true) }
         return nil
     }
 
