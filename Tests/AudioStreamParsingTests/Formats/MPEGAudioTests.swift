@@ -256,6 +256,41 @@ struct MPEGAudioTests {
         #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(10))
     }
 
+    @Test("a frame cut short in the middle of the stream is junk; the frame that starts inside it is kept")
+    func frameCutInTheMiddle() throws {
+        let name = "mpeg/mp3-44100-2ch-lame-notag.mp3"
+        let bytes = try MPEGFixtures.bytes(name)
+        let oracle = try #require(try MPEGFixtures.oracle(name)["packets"] as? [[Int]])
+        // Keep 200 bytes of frame 10, then frames 11 … 39.
+        let cut = oracle[10][0] + 200
+        let file = Array(bytes[..<cut]) + Array(bytes[oracle[11][0]...])
+        let result = ChunkingVerifier.verify(file)
+        #expect(result.failures.isEmpty)
+        let log = result.reference
+        let removed = Int64(oracle[11][0] - cut)
+        let expected = oracle.enumerated().filter { $0.offset != 10 }.map {
+            $0.offset < 10 ? Int64($0.element[0]) : Int64($0.element[0]) - removed
+        }
+        #expect(log.packets.map(\.offset) == expected)
+        #expect(log.diagnostics == [ParserDiagnostic(at: Int64(oracle[10][0]), "mpeg: 200 bytes of junk skipped between frames")])
+    }
+
+    @Test("a cut last frame followed by an ID3v1 tag: the partial frame is dropped, the tag is recognised")
+    func cutLastFrameBeforeID3v1() throws {
+        let bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")
+        let oracle = try #require(try MPEGFixtures.oracle("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")["packets"] as? [[Int]])
+        let last = try #require(oracle.last)
+        // The last frame keeps 100 bytes; the 128-byte ID3v1 tag follows.
+        let file = Array(bytes[..<(last[0] + 100)]) + Array(bytes.suffix(128))
+        let log = ParseRunner.run(file, chunking: .whole)
+        #expect(log.packetCount == oracle.count - 1)
+        #expect(
+            log.diagnostics.map(\.message) == [
+                "mpeg: stream ends inside a frame; partial frame of 100 of \(last[1]) bytes dropped",
+                "mpeg: the Xing/VBRI header declares 40 frames; the stream has 39",
+            ])
+    }
+
     @Test("an Info tag that declares more frames than the stream has: exact count at finish, no remainder")
     func xingCountExceedsStream() throws {
         let log = ParseRunner.run(

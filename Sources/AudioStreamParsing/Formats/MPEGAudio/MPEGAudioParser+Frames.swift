@@ -9,10 +9,31 @@ extension MPEGAudioParser {
         if let header = MPEGFrameHeader(window, at: 0), stream.agrees(with: header),
             let length = stream.frameLength(header), length > MPEGFrameHeader.byteCount
         {
-            // A partial last frame stays readable for `finish`, which drops it.
-            if window.readable < length { return .needMoreData(atLeast: length) }
-            emitFrame(header, length: length, stream, &context)
-            return .continue
+            // The frame's end is proven by a header (of any stream), a tag, or the end of the data.
+            switch MPEGSyncSearch.confirm(
+                header, at: 0, window, freeFormatSlots: stream.freeFormatSlots, requireAgreement: false)
+            {
+            case .accept(let confirmed):
+                emitFrame(header, length: confirmed, stream, &context)
+                return .continue
+            case .needMoreData(let n):
+                return .needMoreData(atLeast: n)
+            case .reject:
+                // A partial last frame stays readable for `finish`, which drops it.
+                if window.isFinal && window.readable < length { return .needMoreData(atLeast: length) }
+                // Not followed by a frame or a tag: junk follows a whole frame, or the frame was cut
+                // short and the next one starts inside it. Only the second turns it into junk.
+                switch MPEGSyncSearch.search(window, from: 1, limit: length, freeFormatSlots: stream.freeFormatSlots) {
+                case .frame:
+                    state = .searching(Search(scanned: 1))
+                    return .continue
+                case .undecided(_, let n):
+                    return .needMoreData(atLeast: n)
+                case .exhausted:
+                    emitFrame(header, length: length, stream, &context)
+                    return .continue
+                }
+            }
         }
         switch TrailingTags.kind(in: window, at: 0) {
         case .tag(let kind):

@@ -31,13 +31,10 @@ struct MPEGAudioParser: FormatParser {
             return .match(header.fileType, MPEGAudioParser())
         case .exhausted:
             return .noMatch
-        case .undecided(let scanned, let atLeast):
-            // Nothing pending: ask for twice as much, so that junk fed in small pieces is not
-            // rescanned for every byte.
-            if scanned >= window.readable {
-                return .needMoreData(atLeast: max(atLeast, min(2 * window.readable, lookahead)))
-            }
-            return .needMoreData(atLeast: atLeast)
+        case .undecided(_, let atLeast):
+            // The probe is stateless and rescans from the start: ask for at least twice as much, so
+            // that junk fed in small pieces is rescanned a logarithmic number of times.
+            return .needMoreData(atLeast: max(atLeast, min(2 * window.readable, lookahead)))
         }
     }
 

@@ -80,8 +80,12 @@ enum MPEGSyncSearch {
     }
 
     /// Decides whether the candidate `header` at `offset` starts a frame.
+    ///
+    /// - Parameter requireAgreement: whether the next header must have the candidate's signature
+    ///   (when searching), or may be any valid header (in sync: a new stream may start there).
     static func confirm(
-        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow, freeFormatSlots: Int?
+        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow, freeFormatSlots: Int?,
+        requireAgreement: Bool = true
     ) -> Confirmation {
         let length: Int
         if let fixed = header.frameLength {
@@ -94,7 +98,7 @@ enum MPEGSyncSearch {
         let next = offset + length
         if let following = MPEGFrameHeader(window, at: next) {
             let agrees = following.signature == header.signature && following.isFreeFormat == header.isFreeFormat
-            return agrees ? .accept(length: length) : .reject
+            return agrees || !requireAgreement ? .accept(length: length) : .reject
         }
         switch TrailingTags.kind(in: window, at: next) {
         case .tag: return .accept(length: length)
