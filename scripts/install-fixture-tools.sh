@@ -6,4 +6,4 @@ sudo_=""
 [ "$(id -u)" -eq 0 ] || sudo_="sudo"
 $sudo_ apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq \
-    ffmpeg sox libsox-fmt-all sndfile-programs lame flac vorbis-tools opus-tools python3
+    ffmpeg sox libsox-fmt-all sndfile-programs lame twolame eyed3 python3-mutagen flac vorbis-tools opus-tools python3

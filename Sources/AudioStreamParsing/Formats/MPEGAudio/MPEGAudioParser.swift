@@ -6,9 +6,11 @@
 ///   padding), `samplesPerFrame` frames each (384, 1152 or 576). A first frame carrying a Xing,
 ///   Info or VBRI header is not a packet: `dataOffset` is the frame after it.
 /// - Sync: a frame is found by ``MPEGSyncSearch`` (a header confirmed by the next one, by a tag, or by
-///   the end of the stream); once in sync, each frame follows the previous one and must agree with
-///   the stream's signature. Junk is skipped with one diagnostic per run and is never a packet;
-///   tags at frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
+///   the end of the stream); once in sync, each frame follows the previous one, must agree with the
+///   stream's signature, and is emitted once its end is proven (a header, a tag, the end of the
+///   data). A frame followed by junk is kept; a frame cut short, with the next frame starting inside
+///   it, becomes junk. Junk is skipped with one diagnostic per run and is never a packet; tags at
+///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
 /// - Buffers: at most one frame (or one free-format search window, 8 KiB), the last 256 bytes of a
 ///   junk run (to recognise tags that end the stream), and a tag up to `ParserLimits.maxTagBytes`
 ///   (larger ones are skipped unbuffered). The search resumes where it stopped: one-byte feeding
@@ -180,7 +182,8 @@ struct MPEGAudioParser: FormatParser {
             xing: xing, vbri: vbri, firstHeader: audioHeader, packetSizeUpperBound: upperBound)
         self.stream = stream
         if let lame = xing?.lame, !lame.isTagCRCValid {
-            context.diagnose(at: stream.dataOffset - Int64(infoLength), "mpeg (LAME tag): tag CRC mismatch")
+            context.diagnose(
+                at: stream.dataOffset - Int64(infoLength), "mpeg (LAME tag): tag CRC mismatch; delay and padding used anyway")
         }
         publish(stream, firstLength: stream.frameLength(audioHeader) ?? length, &context)
     }
