@@ -133,8 +133,14 @@ struct MPEGAudioStreamTests {
     static func vbriStream() -> [UInt8] {
         let header: [UInt8] = [0xFF, 0xFB, 0x90, 0x64]
         var info = header + [UInt8](repeating: 0, count: 413)
-        func put16(_ v: Int, _ at: Int) { info[at] = UInt8(v >> 8); info[at + 1] = UInt8(v & 0xFF) }
-        func put32(_ v: Int, _ at: Int) { put16(v >> 16, at); put16(v & 0xFFFF, at + 2) }
+        func put16(_ v: Int, _ at: Int) {
+            info[at] = UInt8(v >> 8)
+            info[at + 1] = UInt8(v & 0xFF)
+        }
+        func put32(_ v: Int, _ at: Int) {
+            put16(v >> 16, at)
+            put16(v & 0xFFFF, at + 2)
+        }
         info.replaceSubrange(36..<40, with: Array("VBRI".utf8))
         put16(1, 40)  // version
         put16(1_000, 42)  // delay
@@ -241,7 +247,10 @@ struct MPEGAudioStreamTests {
         let bytes = try MPEGFixtures.bytes(name)
         let oracle = try #require(try MPEGFixtures.oracle(name)["packets"] as? [[Int]])
         let (target, packets) = try Self.seek(bytes, prefix: bytes.count, finishFirst: true, toPacket: 20)
-        #expect(target == SeekTarget(byteOffset: Int64(oracle[20][0] - 417), isEstimated: false, absoluteOffset: Int64(oracle[20][0])))
+        #expect(
+            target
+                == SeekTarget(
+                    byteOffset: Int64(oracle[20][0] - 417), isEstimated: false, absoluteOffset: Int64(oracle[20][0])))
         #expect(packets.map(\.offset) == oracle[20...].map { Int64($0[0]) })
         #expect(packets.map(\.index) == Array(20..<40))
     }
@@ -292,7 +301,9 @@ struct MPEGAudioStreamTests {
         try parser.finish()
         #expect(throws: AudioStreamError.self) { try parser.seek(toPacket: 41) }
         #expect(parser.packetToFrame(3) == Translation(value: Int64(3 * 1_152), isEstimated: false))
-        #expect(parser.frameToPacket(2_000) == Translation(value: PacketPosition(packet: 1, offsetInPacket: 848), isEstimated: false))
+        #expect(
+            parser.frameToPacket(2_000)
+                == Translation(value: PacketPosition(packet: 1, offsetInPacket: 848), isEstimated: false))
         // The first frames are 417 and 418 bytes (oracle).
         #expect(parser.packetToByte(2) == Translation(value: Int64(835), isEstimated: false))
     }
@@ -341,7 +352,8 @@ struct MPEGAudioStreamTests {
         let leading = AudioMetadata(
             info: [InfoKey.title: "Front"], tags: [AudioMetadata.Tag(source: "id3v2", key: "TIT2", value: "Front")])
         context.leadingMetadata = leading
-        let format = StreamDescription(sampleRate: 44_100, formatID: .mpegLayer3, framesPerPacket: 1_152, channelsPerFrame: 2)
+        let format = StreamDescription(
+            sampleRate: 44_100, formatID: .mpegLayer3, framesPerPacket: 1_152, channelsPerFrame: 2)
         context.publishHeader([.dataFormat(format)], dataOffset: 10)
         #expect(context.announced.metadata == leading)
         let later = AudioMetadata(

@@ -83,8 +83,9 @@ struct MPEGAudioTests {
         #expect(bound.map { Int($0) >= largest } == true)
     }
 
-    @Test("gapless values follow the LAME tag (decoded by hand) and ffprobe's skip/discard side data",
-          arguments: oracleFixtures)
+    @Test(
+        "gapless values follow the LAME tag (decoded by hand) and ffprobe's skip/discard side data",
+        arguments: oracleFixtures)
     func gaplessMatchesLAMETagAndOracle(_ name: String) throws {
         let bytes = try MPEGFixtures.bytes("mpeg/\(name)")
         let oracle = try MPEGFixtures.oracle("mpeg/\(name)")
@@ -128,7 +129,8 @@ struct MPEGAudioTests {
             let log = ParseRunner.run(try MPEGFixtures.bytes("mpeg/\(name)"), chunking: .whole)
             #expect(
                 log.lastValues[.packetTableInfo]
-                    == .packetTableInfo(PacketTableInfo(numberValidFrames: 44_100, primingFrames: 1_105, remainderFrames: 875)),
+                    == .packetTableInfo(
+                        PacketTableInfo(numberValidFrames: 44_100, primingFrames: 1_105, remainderFrames: 875)),
                 "\(name)")
         }
     }
@@ -252,7 +254,10 @@ struct MPEGAudioTests {
         let log = ParseRunner.run(try MPEGFixtures.bytes("malformed/mpeg-trunc-mid-frame.mp3"), chunking: .whole)
         #expect(log.error == nil)
         #expect(log.packetCount == 10)
-        #expect(log.diagnostics.map(\.message) == ["mpeg: stream ends inside a frame; partial frame of 100 of 418 bytes dropped"])
+        #expect(
+            log.diagnostics.map(\.message) == [
+                "mpeg: stream ends inside a frame; partial frame of 100 of 418 bytes dropped"
+            ])
         #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(10))
     }
 
@@ -272,13 +277,17 @@ struct MPEGAudioTests {
             $0.offset < 10 ? Int64($0.element[0]) : Int64($0.element[0]) - removed
         }
         #expect(log.packets.map(\.offset) == expected)
-        #expect(log.diagnostics == [ParserDiagnostic(at: Int64(oracle[10][0]), "mpeg: 200 bytes of junk skipped between frames")])
+        #expect(
+            log.diagnostics == [
+                ParserDiagnostic(at: Int64(oracle[10][0]), "mpeg: 200 bytes of junk skipped between frames")
+            ])
     }
 
     @Test("a cut last frame followed by an ID3v1 tag: the partial frame is dropped, the tag is recognised")
     func cutLastFrameBeforeID3v1() throws {
         let bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")
-        let oracle = try #require(try MPEGFixtures.oracle("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")["packets"] as? [[Int]])
+        let oracle = try #require(
+            try MPEGFixtures.oracle("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")["packets"] as? [[Int]])
         let last = try #require(oracle.last)
         // The last frame keeps 100 bytes; the 128-byte ID3v1 tag follows.
         let file = Array(bytes[..<(last[0] + 100)]) + Array(bytes.suffix(128))
@@ -301,7 +310,8 @@ struct MPEGAudioTests {
         #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(14))
         #expect(
             log.lastValues[.packetTableInfo]
-                == .packetTableInfo(PacketTableInfo(numberValidFrames: 14 * 1_152 - 1_105, primingFrames: 1_105, remainderFrames: 0)))
+                == .packetTableInfo(
+                    PacketTableInfo(numberValidFrames: 14 * 1_152 - 1_105, primingFrames: 1_105, remainderFrames: 0)))
         #expect(log.diagnostics.map(\.message) == ["mpeg: the Xing/VBRI header declares 40 frames; the stream has 14"])
     }
 
@@ -332,7 +342,8 @@ struct MPEGAudioTests {
         let bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")
         var options = ParserOptions()
         options.limits.maxTagBytes = 100
-        let result = ChunkingVerifier.verify(bytes, chunkings: [.bytewise, .random(seed: 7, maxSize: 300)], options: options)
+        let result = ChunkingVerifier.verify(
+            bytes, chunkings: [.bytewise, .random(seed: 7, maxSize: 300)], options: options)
         #expect(result.failures.isEmpty)
         let log = result.reference
         #expect(log.lastValues[.dataOffset] == .dataOffset(632))
@@ -387,10 +398,13 @@ struct MPEGAudioTests {
         for name in ["mpeg-bitrate-index-15.mp3", "mpeg-samplerate-index-3.mp3"] {
             let log = ParseRunner.run(try MPEGFixtures.bytes("malformed/\(name)"), chunking: .whole)
             #expect(log.packetCount == 14)
-            #expect(log.packets.map(\.offset) == source.prefix(15).enumerated().filter { $0.offset != 5 }.map { Int64($0.element[0]) })
+            #expect(
+                log.packets.map(\.offset)
+                    == source.prefix(15).enumerated().filter { $0.offset != 5 }.map { Int64($0.element[0]) })
             #expect(
                 log.diagnostics == [
-                    ParserDiagnostic(at: Int64(source[5][0]), "mpeg: \(source[5][1]) bytes of junk skipped between frames")
+                    ParserDiagnostic(
+                        at: Int64(source[5][0]), "mpeg: \(source[5][1]) bytes of junk skipped between frames")
                 ])
         }
     }

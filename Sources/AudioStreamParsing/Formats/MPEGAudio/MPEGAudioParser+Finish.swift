@@ -24,13 +24,16 @@ extension MPEGAudioParser {
             let end = leftover.count - Int(tagBytes)
             let start = end - Int(size)
             let bytes = start >= 0 ? Array(leftover[start..<end]) : []
-            tags.insert(.init(kind: tag.kind, offset: leftoverStart + Int64(start), byteCount: size, bytes: bytes), at: 0)
+            tags.insert(
+                .init(kind: tag.kind, offset: leftoverStart + Int64(start), byteCount: size, bytes: bytes), at: 0)
             tagBytes += size
         }
         let rest = run - tagBytes
         if rest > 0 {
             let partialFrame = leftover.count > 0 && inSync && junk == 0
-            if partialFrame, let header = MPEGFrameHeader(context.window, at: 0), let length = stream.frameLength(header) {
+            if partialFrame, let header = MPEGFrameHeader(context.window, at: 0),
+                let length = stream.frameLength(header)
+            {
                 context.diagnose(
                     "mpeg: stream ends inside a frame; partial frame of \(rest) of \(length) bytes dropped")
             } else {

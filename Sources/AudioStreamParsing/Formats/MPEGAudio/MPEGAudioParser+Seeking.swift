@@ -62,7 +62,8 @@ struct MPEGSeekEstimator: Sendable {
             method = .xing(xing, frames: Int64(frames))
         } else if let vbri = stream.vbri, !vbri.segmentByteCounts.isEmpty, vbri.framesPerEntry > 0 {
             method = .vbri(vbri)
-        } else if let rate = statistics.commonBitRate ?? (stream.firstHeader.isFreeFormat ? nil : stream.firstHeader.bitRate),
+        } else if let rate = statistics.commonBitRate
+            ?? (stream.firstHeader.isFreeFormat ? nil : stream.firstHeader.bitRate),
             !statistics.hasMixedBitRates
         {
             // Constant bit rate: samplesPerFrame / 8 × bit rate / sampling frequency bytes per frame.

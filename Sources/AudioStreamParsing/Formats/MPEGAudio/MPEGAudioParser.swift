@@ -183,7 +183,8 @@ struct MPEGAudioParser: FormatParser {
         self.stream = stream
         if let lame = xing?.lame, !lame.isTagCRCValid {
             context.diagnose(
-                at: stream.dataOffset - Int64(infoLength), "mpeg (LAME tag): tag CRC mismatch; delay and padding used anyway")
+                at: stream.dataOffset - Int64(infoLength),
+                "mpeg (LAME tag): tag CRC mismatch; delay and padding used anyway")
         }
         publish(stream, firstLength: stream.frameLength(audioHeader) ?? length, &context)
     }
@@ -214,7 +215,8 @@ struct MPEGAudioParser: FormatParser {
             }
         } else {
             values.append(.averageBytesPerPacket(Double(firstLength)))
-            let bits = stream.firstHeader.isFreeFormat
+            let bits =
+                stream.firstHeader.isFreeFormat
                 ? UInt64(firstLength) * 8 * UInt64(stream.sampleRate) / UInt64(fpp)
                 : UInt64(stream.firstHeader.bitRate)
             if bits <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(bits))) }
@@ -239,6 +241,7 @@ struct MPEGAudioParser: FormatParser {
         guard !overflow else { return nil }
         let valid = total - Int64(priming) - Int64(remainder)
         guard valid >= 0 else { return nil }
-        return PacketTableInfo(numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        return PacketTableInfo(
+            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
     }
 }
