@@ -55,6 +55,9 @@ struct FormatProbe: Sendable {
 
     /// The file types this probe recognises (for hints).
     let fileTypes: [AudioFileType]
+    /// True for a probe that searches past junk for a sync word (MPEG audio) rather than checking a
+    /// magic at offset 0. A hint moves such a probe ahead of the other scanning probes only.
+    var scansPastJunk = false
     /// Looks at the bytes from the window's position.
     let probe: @Sendable (_ window: InputWindow, _ options: ParserOptions) -> Result
 }

@@ -17,7 +17,11 @@ enum FormatDetector {
     static func detect(_ window: InputWindow, hint: AudioFileType?, options: ParserOptions) -> Outcome {
         var probes = FormatRegistry.probes
         if let hint, let i = probes.firstIndex(where: { $0.fileTypes.contains(hint) }) {
-            probes.insert(probes.remove(at: i), at: 0)
+            let hinted = probes.remove(at: i)
+            // A scanning probe could find a sync word inside a container another probe recognises by
+            // its magic: it only moves ahead of the other scanning probes.
+            let front = hinted.scansPastJunk ? (probes.firstIndex(where: \.scansPastJunk) ?? probes.count) : 0
+            probes.insert(hinted, at: front)
         }
         var needed: Int?
         for probe in probes {

@@ -346,6 +346,16 @@ struct MPEGAudioStreamTests {
         #expect(log.diagnostics.compactMap(MPEGFixtures.junkCount) == [junk.count])
     }
 
+    @Test("an MP3 hint does not make the MPEG scan win over a container recognised by its magic")
+    func hintDoesNotOverrideMagic() throws {
+        // A NeXT file (24-byte header, µ-law, unknown size) whose "samples" are MP3 frames.
+        let mp3 = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-notag.mp3")
+        let au = NeXTFixtures.header(offset: 24, size: 0xFFFF_FFFF, encoding: 1, rate: 8_000, channels: 1) + mp3
+        #expect(ParseRunner.run(au, chunking: .whole, hint: .mp3).lastValues[.fileFormat] == .fileFormat(.next))
+        // Raw MP3 with the hint is still MP3.
+        #expect(ParseRunner.run(mp3, chunking: .whole, hint: .mp3).lastValues[.fileFormat] == .fileFormat(.mp3))
+    }
+
     @Test("leading metadata is announced with the container's header and merged in front of later metadata")
     func leadingMetadataMerges() {
         var context = ParseContext(limits: ParserLimits())

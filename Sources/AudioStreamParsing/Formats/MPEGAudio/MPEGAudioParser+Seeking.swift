@@ -92,7 +92,9 @@ struct MPEGSeekEstimator: Sendable {
             guard ahead < 9.0e18 else { return nil }
             // One byte early, so that padding slots cannot put the estimate past the frame's start;
             // the parser resynchronises on the first frame at or after it.
-            return anchorOffset + max(0, Int64(ahead) - (packet > anchorPacket ? 1 : 0))
+            let (offset, overflow) = anchorOffset.addingReportingOverflow(
+                max(0, Int64(ahead) - (packet > anchorPacket ? 1 : 0)))
+            return overflow ? nil : offset
         }
     }
 
@@ -101,7 +103,10 @@ struct MPEGSeekEstimator: Sendable {
         guard byte >= 0 else { return nil }
         if case .bitRate(let size) = method {
             guard byte >= anchorOffset, size > 0 else { return nil }
-            let packet = anchorPacket + Int64(Double(byte - anchorOffset) / size)
+            let ahead = Double(byte - anchorOffset) / size
+            guard ahead < 9.0e18 else { return nil }
+            let (packet, overflow) = anchorPacket.addingReportingOverflow(Int64(ahead))
+            guard !overflow else { return nil }
             return offset(ofPacket: packet).map { PacketPosition(packet: packet, offsetInPacket: max(0, byte - $0)) }
         }
         // Tables: the last packet whose estimated offset is not after `byte`.

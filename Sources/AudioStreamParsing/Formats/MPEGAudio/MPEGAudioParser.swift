@@ -26,7 +26,7 @@
 struct MPEGAudioParser: FormatParser {
     /// Recognises MPEG audio: a frame confirmed by the next frame (or by a tag or the end of the
     /// stream) within `ParserOptions.detectionLookahead` bytes, junk before it allowed.
-    static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1]) { window, options in
+    static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1], scansPastJunk: true) { window, options in
         let lookahead = options.detectionLookahead
         switch MPEGSyncSearch.search(window, from: 0, limit: lookahead) {
         case .frame(_, let header, _):
