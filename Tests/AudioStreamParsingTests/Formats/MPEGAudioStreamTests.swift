@@ -356,6 +356,30 @@ struct MPEGAudioStreamTests {
         #expect(ParseRunner.run(mp3, chunking: .whole, hint: .mp3).lastValues[.fileFormat] == .fileFormat(.mp3))
     }
 
+    @Test("seeded corruptions of tagged MP3 streams never trap and give the same events in every chunking")
+    func corruptedStreamsAreChunkingInvariant() throws {
+        var rng = SplitMix64(seed: 2_024)
+        for name in ["mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3", "mpeg/mp3-44100-2ch-lame-free.mp3"] {
+            let original = try MPEGFixtures.bytes(name)
+            for _ in 0..<12 {
+                var bytes = original
+                for _ in 0..<(1 + Int(rng.next() % 8)) {
+                    let at = Int(rng.next() % UInt64(bytes.count))
+                    switch rng.next() % 4 {
+                    case 0: bytes[at] ^= UInt8(truncatingIfNeeded: rng.next() | 1)
+                    case 1: bytes.removeSubrange(at..<min(bytes.count, at + Int(rng.next() % 700)))
+                    case 2: bytes.insert(contentsOf: [0xFF, 0xFB, 0x90, 0x64], at: at)
+                    default: bytes[at] = 0xFF
+                    }
+                    if bytes.isEmpty { bytes = [0] }
+                }
+                let result = ChunkingVerifier.verify(
+                    bytes, chunkings: [.bytewise, .random(seed: rng.next(), maxSize: 600)])
+                #expect(result.failures.isEmpty, "\(name): \(result.failures)")
+            }
+        }
+    }
+
     @Test("leading metadata is announced with the container's header and merged in front of later metadata")
     func leadingMetadataMerges() {
         var context = ParseContext(limits: ParserLimits())

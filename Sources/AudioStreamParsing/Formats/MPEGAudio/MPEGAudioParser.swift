@@ -28,7 +28,7 @@ struct MPEGAudioParser: FormatParser {
     /// stream) within `ParserOptions.detectionLookahead` bytes, junk before it allowed.
     static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1], scansPastJunk: true) { window, options in
         let lookahead = options.detectionLookahead
-        switch MPEGSyncSearch.search(window, from: 0, limit: lookahead) {
+        switch MPEGSyncSearch.search(window, from: 0, horizon: lookahead) {
         case .frame(_, let header, _):
             return .match(header.fileType, MPEGAudioParser())
         case .exhausted:

@@ -39,14 +39,19 @@ enum MPEGSyncSearch {
     /// - Parameters:
     ///   - window: the readable bytes.
     ///   - start: the first offset not yet known to be junk.
-    ///   - limit: candidates at or after this offset are not considered (the detection lookahead).
+    ///   - limit: candidates at or after this offset are not considered.
+    ///   - horizon: no decision looks at bytes at or after this offset: what it would need there counts
+    ///     as a rejection. The probe passes the detection lookahead, so that its answer depends only on
+    ///     the first `lookahead` bytes and never on how they were chunked.
     ///   - freeFormatSlots: the slot count of the stream's free-format frames, when one is known, so a
     ///     free-format candidate of that stream gets its length without a search.
     /// - Returns: the outcome.
     static func search(
-        _ window: InputWindow, from start: Int, limit: Int = Int.max, freeFormatSlots: Int? = nil
+        _ window: InputWindow, from start: Int, limit: Int = Int.max, horizon: Int = Int.max,
+        freeFormatSlots: Int? = nil
     ) -> Outcome {
         let readable = window.readable
+        let limit = min(limit, horizon)
         let end = min(readable, limit)
         var i = start
         while true {
@@ -55,14 +60,14 @@ enum MPEGSyncSearch {
                 return .undecided(scannedUpTo: max(start, end), atLeast: readable + 1)
             }
             guard j + MPEGFrameHeader.byteCount <= readable else {
-                if window.isFinal { return .exhausted(scannedUpTo: end) }
+                if window.isFinal || j + MPEGFrameHeader.byteCount > horizon { return .exhausted(scannedUpTo: end) }
                 return .undecided(scannedUpTo: j, atLeast: j + MPEGFrameHeader.byteCount)
             }
             guard let header = MPEGFrameHeader(window, at: j) else {
                 i = j + 1
                 continue
             }
-            switch confirm(header, at: j, window, freeFormatSlots: freeFormatSlots) {
+            switch confirm(header, at: j, window, horizon: horizon, freeFormatSlots: freeFormatSlots) {
             case .accept(let length):
                 return .frame(offset: j, header: header, length: length)
             case .reject:
@@ -84,8 +89,8 @@ enum MPEGSyncSearch {
     /// - Parameter requireAgreement: whether the next header must have the candidate's signature
     ///   (when searching), or may be any valid header (in sync: a new stream may start there).
     static func confirm(
-        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow, freeFormatSlots: Int?,
-        requireAgreement: Bool = true
+        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow, horizon: Int = Int.max,
+        freeFormatSlots: Int?, requireAgreement: Bool = true
     ) -> Confirmation {
         let length: Int
         if let fixed = header.frameLength {
@@ -93,9 +98,12 @@ enum MPEGSyncSearch {
         } else if let slots = freeFormatSlots {
             length = MPEGFrameHeader.frameLength(slots: slots, header: header)
         } else {
-            return measureFreeFormat(header, at: offset, window)
+            return measureFreeFormat(header, at: offset, window, horizon: horizon)
         }
         let next = offset + length
+        if next + MPEGFrameHeader.byteCount > horizon {
+            return window.isFinal && next == window.readable ? .accept(length: length) : .reject
+        }
         if let following = MPEGFrameHeader(window, at: next) {
             let agrees = following.signature == header.signature && following.isFreeFormat == header.isFreeFormat
             return agrees || !requireAgreement ? .accept(length: length) : .reject
@@ -103,6 +111,7 @@ enum MPEGSyncSearch {
         switch TrailingTags.kind(in: window, at: next) {
         case .tag: return .accept(length: length)
         case .undecided(let n):
+            if n > horizon { return .reject }
             if !window.isFinal { return .needMoreData(atLeast: n) }
             return next == window.readable ? .accept(length: length) : .reject
         case .none:
@@ -114,11 +123,11 @@ enum MPEGSyncSearch {
 
     /// Measures a free-format frame: the distance to the next header that matches this one.
     private static func measureFreeFormat(
-        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow
+        _ header: MPEGFrameHeader, at offset: Int, _ window: InputWindow, horizon: Int
     ) -> Confirmation {
-        let searchEnd = offset + maxFreeFormatFrameLength + MPEGFrameHeader.byteCount
+        let searchEnd = min(offset + maxFreeFormatFrameLength + MPEGFrameHeader.byteCount, horizon)
         var i = offset + MPEGFrameHeader.byteCount + 1
-        while let k = window.firstIndex(of: 0xFF, from: i, to: searchEnd) {
+        while let k = window.firstIndex(of: 0xFF, from: i, to: searchEnd - MPEGFrameHeader.byteCount + 1) {
             if let next = MPEGFrameHeader(window, at: k), header.matchesFreeFormat(next) {
                 let unpadded = k - offset - (header.hasPadding ? header.slotSize : 0)
                 if unpadded > 0, unpadded % header.slotSize == 0 { return .accept(length: k - offset) }
@@ -127,7 +136,10 @@ enum MPEGSyncSearch {
             }
             i = k + 1
         }
-        if window.readable >= searchEnd || window.isFinal { return .reject }
-        return .needMoreData(atLeast: searchEnd)
+        let readable = window.readable
+        if readable >= searchEnd || window.isFinal { return .reject }
+        // Not found in what is readable: ask for about twice as much (the search restarts at the
+        // candidate each time, so the total work stays linear in the frame length).
+        return .needMoreData(atLeast: min(searchEnd, max(readable + 1, offset + 2 * (readable - offset))))
     }
 }
