@@ -448,6 +448,77 @@ mk mpeg/mp3-44100-2ch-two-id3v2.mp3 "two consecutive ID3v2 tags (ffmpeg's v2.3 t
     "derived by tools/derive_mpeg.py prepend-tag from the two tagged fixtures above" \
     '$MDERIVE prepend-tag mpeg/mp3-44100-2ch-id3v24-eyed3.mp3 "$OUT" --tag-of mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3'
 
+# ======================================================================= ADTS
+# ADTS AAC from ffmpeg's native AAC encoder (`-c:a aac -f adts`), plus files
+# derived from it by tools/adts.py (CRC fields, several raw data blocks per frame,
+# junk and ID3v2 tags between frames). This section manages adts/ itself.
+#   $ADTS  python3 tools/adts.py
+mkdir -p adts
+find adts -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+ADTS="python3 tools/adts.py"
+# sine_layout RATE DUR LAYOUT N: as sine(), N channels joined with ffmpeg channel layout LAYOUT
+# (the layout decides the ADTS channel_configuration; 2.1, quad and 6.1 have none, so ffmpeg
+# writes channel_configuration 0 and a program_config_element in every frame).
+sine_layout() {
+    local rate=$1 dur=$2 layout=$3 ch=$4 i g="" labels=""
+    for ((i = 0; i < ch; i++)); do
+        g+="sine=frequency=$((440 + 110 * i)):sample_rate=$rate:duration=$dur[c$i];"
+        labels+="[c$i]"
+    done
+    SIG="${g}${labels}join=inputs=$ch:channel_layout=$layout"
+    SIGDESC="sine 440 Hz + 110 Hz per channel, $rate Hz, $dur s, $ch ch ($layout)"
+}
+sine 8000 1 1
+mk_ff adts/aac-8000-1ch.aac "AAC-LC mono, sampling_frequency_index 11 (8000 Hz)" "" -c:a aac -f adts
+sine 7350 1 1
+mk_ff adts/aac-7350-1ch.aac "sampling_frequency_index 12 (7350 Hz, the last valid index)" "" -c:a aac -f adts
+sine 22050 1 2
+mk_ff adts/aac-22050-2ch.aac "AAC-LC stereo, index 7 (22050 Hz)" "" -c:a aac -f adts
+sine 44100 1 1
+mk_ff adts/aac-44100-1ch.aac "AAC-LC mono 44.1 kHz (index 4, channel_configuration 1)" "" -c:a aac -f adts
+sine 44100 1 2
+mk_ff adts/aac-44100-2ch.aac "AAC-LC stereo 44.1 kHz, 7-byte headers, protection_absent 1; base of the derived files below" "" -c:a aac -f adts
+sine 48000 1 2
+mk_ff adts/aac-48000-2ch.aac "AAC-LC stereo 48 kHz (index 3)" "" -c:a aac -f adts
+sine 96000 0.5 2
+mk_ff adts/aac-96000-2ch.aac "AAC-LC stereo 96 kHz (index 0)" "" -c:a aac -f adts
+for spec in "3.0 3 3" "4.0 4 4" "5.0 5 5" "5.1 6 6" "7.1 8 7"; do
+    set -- $spec
+    sine_layout 48000 0.5 "$1" "$2"
+    mk_ff "adts/aac-48000-${2}ch.aac" "channel_configuration $3 (layout $1, $2 channels)" "" -c:a aac -f adts
+done
+for spec in "2.1 3" "quad 4" "6.1 7"; do
+    set -- $spec
+    sine_layout 48000 0.5 "$1" "$2"
+    mk_ff "adts/aac-48000-${2}ch-pce.aac" "channel_configuration 0 with a program_config_element first in every raw data block (layout $1, $2 channels)" \
+        "ffmpeg has no channel_configuration for $1" -c:a aac -f adts
+done
+sine 44100 0.5 2
+mk_ff adts/aac-44100-2ch-mpeg2.aac "ID = 1 (MPEG-2 AAC) headers (-write_mpeg2 1)" "" -c:a aac -f adts -write_mpeg2 1
+mk_ff adts/aac-44100-2ch-id3v2.aac "leading ID3v2.4 tag (TIT2, TPE1; 65 bytes with padding) before the first frame" \
+    "ffmpeg -write_id3v2 1" -c:a aac -f adts -write_id3v2 1 -metadata title="'ADTS Title'" -metadata artist="'ADTS Artist'"
+mk adts/aac-44100-2ch-two-id3v2.aac "two consecutive leading ID3v2 tags" \
+    "derived: the second tag is the first one again, inserted by tools/adts.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts -write_id3v2 1 -metadata title="ADTS Title" -metadata artist="ADTS Artist" "$T/two.aac" && $ADTS insert "$T/two.aac" "$OUT" --before-frame 0 --id3-of "$T/two.aac"'
+mk_ff adts/aac-44100-2ch-apetag.aac "APEv2 tag (header + footer, one item) after the last frame" "ffmpeg -write_apetag 1" \
+    -c:a aac -f adts -write_apetag 1 -metadata title="'APE Title'"
+sine 44100 1 2
+mk adts/aac-44100-2ch-crc.aac "protection_absent 0: 9-byte headers with crc_check" \
+    "derived by tools/adts.py (no Debian encoder writes ADTS CRCs); crc_check = CRC-16 of the 7 header bytes, not the spec's value (that also covers channel-element bits only a decoder can find)" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/crc.aac" && $ADTS crc "$T/crc.aac" "$OUT"'
+mk adts/aac-44100-2ch-2blocks.aac "frames of 2 raw data blocks without CRC (boundaries not signalled)" \
+    "derived: frames merged pairwise by tools/adts.py; no Debian encoder writes multi-block ADTS" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/mb.aac" && $ADTS multiblock "$T/mb.aac" "$OUT"'
+mk adts/aac-44100-2ch-2blocks-crc.aac "frames of 2 raw data blocks with CRC: raw_data_block_position and a header crc_check (valid), a crc_check after each block" \
+    "derived: frames merged pairwise by tools/adts.py; the per-block CRCs are CRC-16 of the block bytes, not the spec's value" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/mbc.aac" && $ADTS multiblock "$T/mbc.aac" "$OUT" --crc'
+mk adts/aac-44100-2ch-junk.aac "junk before the first frame (100 bytes with a sampling-index-15 header and a header without successor) and 37 bytes of text between frames 10 and 11" \
+    "derived: bytes inserted by tools/adts.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/j.aac" && $ADTS insert "$T/j.aac" "$T/j1.aac" --before-frame 10 --hex 4a756e6b206265747765656e206672616d657320313020616e64203131202833372042292e && $ADTS insert "$T/j1.aac" "$OUT" --before-frame 0 --hex 4a554e4bfff17c40101ffcfff15080081ffc'"$(printf '00%.0s' $(seq 82))"
+mk adts/aac-44100-2ch-id3-between.aac "an ID3v2.4 tag (TIT2/TPE1, 65 bytes) between frames 20 and 21, as HLS timed metadata" \
+    "derived: the tag ffmpeg -write_id3v2 1 writes, inserted by tools/adts.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts -write_id3v2 1 -metadata title="Timed Title" -metadata artist="Timed Artist" "$T/t.aac" && $FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/b.aac" && $ADTS insert "$T/b.aac" "$OUT" --before-frame 20 --id3-of "$T/t.aac"'
+
 # ================================================================== malformed
 # One real encoder output that is itself malformed: ffmpeg 5.1 muxes FLAC into CAF
 # without kuki and without pakt (framesPerPacket 0, VBR), which ffprobe cannot read.

@@ -535,6 +535,66 @@ def mpeg_cases(fx):
     emit("mpeg-lame-delay-exceeds-stream.mp3", b, xsrc,
          "Info frame (frames = 1) + 1 audio frame with LAME delay and padding 4095: priming exceeds the stream (tag CRC no longer matches)",
          "LAME extension delay/padding @%d" % (lame + 21))
+# ------------------------------------------------------------------------ ADTS
+
+def adts_cases(fx):
+    import adts as A  # tools/adts.py
+    src = "adts/aac-44100-2ch.aac"
+    full = C.read(os.path.join(fx, src))
+    frames = A.frames(full)
+    keep = 10
+    base = bytearray(full[:frames[keep][0]])   # the first 10 frames (a valid small stream)
+    fs = A.frames(base)
+    desc = src + " (first %d frames)" % keep
+
+    def with_frame_length(buf, i, length):
+        off = fs[i][0]
+        h = A.set_header(buf[off:off + 7], 1, length, 1)
+        buf[off:off + 7] = h
+
+    def with_sfi(buf, i, sfi):
+        off = fs[i][0]
+        buf[off + 2] = (buf[off + 2] & 0xC3) | (sfi << 2)
+
+    b = bytearray(base)
+    for i in range(len(fs)):
+        with_sfi(b, i, 15)
+    emit("adts-sf-index-15.aac", b, desc, "sampling_frequency_index 15 (escape, invalid in ADTS) in every frame header",
+         "every header, byte 2 bits 2-5")
+    b = bytearray(base)
+    with_sfi(b, 0, 15)
+    emit("adts-sf-index-15-first-frame.aac", b, desc,
+         "sampling_frequency_index 15 in the first frame only: frame 0 must be rejected, frames 1-9 kept",
+         "frame 0 header @0")
+    b = bytearray(base)
+    with_sfi(b, 4, 13)
+    emit("adts-sf-index-13-frame-4.aac", b, desc,
+         "sampling_frequency_index 13 (reserved) in frame 4: lost sync there, frame 4 skipped",
+         "frame 4 header @%d" % fs[4][0])
+    b = bytearray(base)
+    with_frame_length(b, 3, 5)
+    emit("adts-frame-length-short.aac", b, desc,
+         "aac_frame_length 5 (< the 7-byte header) in frame 3: lost sync there, frame 3 skipped",
+         "frame 3 header @%d" % fs[3][0])
+    b = bytearray(base)
+    with_frame_length(b, 3, fs[3][1] + 100)
+    emit("adts-frame-length-long.aac", b, desc,
+         "aac_frame_length of frame 3 is 100 bytes too long (ends inside frame 4): frame 3 dropped, frame 4 kept",
+         "frame 3 header @%d" % fs[3][0])
+    last = fs[-1]
+    emit("adts-truncated-last-frame.aac", base[:last[0] + last[1] // 2], desc,
+         "file cut in the middle of the last frame (%d of %d bytes)" % (last[1] // 2, last[1]),
+         "frame 9 @%d" % last[0])
+    emit("adts-truncated-in-header.aac", base[:last[0] + 4], desc,
+         "file cut 4 bytes into the last frame's header", "frame 9 header @%d" % last[0])
+    rng = random.Random(20240507)
+    junk = bytearray()
+    while len(junk) < 4096:
+        # sync words with random header bits, never two agreeing at the right distance
+        junk += bytes([0xFF, 0xF1]) + bytes(rng.getrandbits(8) for _ in range(rng.randrange(3, 40)))
+    emit("adts-junk-only.aac", junk[:4096], "(none)",
+         "4096 bytes of syncwords (0xFFF1) followed by random bytes (Python random.Random(20240507)); no frame has an agreeing successor",
+         "no valid frame anywhere")
 
 
 # ---------------------------------------------------------------------- unknown
@@ -566,6 +626,7 @@ def main():
     caf_cases(a.fixtures)
     au_cases(a.fixtures)
     mpeg_cases(a.fixtures)
+    adts_cases(a.fixtures)
     unknown_cases()
     for spec in a.extra:
         f, src, defect, point = spec.split("|")

@@ -61,3 +61,19 @@ struct FormatProbe: Sendable {
     /// Looks at the bytes from the window's position.
     let probe: @Sendable (_ window: InputWindow, _ options: ParserOptions) -> Result
 }
+
+extension FormatProbe {
+    /// Compares the readable bytes at `offset` with `magic`: `false` as soon as one readable byte
+    /// differs, `nil` when all readable bytes agree but some are missing, `true` on a full match.
+    ///
+    /// Probes decide on every byte they can see, so detection gives the same answer however the input
+    /// was chunked.
+    static func matches(_ window: InputWindow, _ magic: StaticString, at offset: Int = 0) -> Bool? {
+        let p = magic.utf8Start
+        for i in 0..<magic.utf8CodeUnitCount {
+            guard let b = window.peekUInt8(at: offset + i) else { return nil }
+            if b != p[i] { return false }
+        }
+        return true
+    }
+}

@@ -134,9 +134,10 @@ public final class AudioStreamParser {
     public func finish() throws(AudioStreamError) {
         try checkUsable(finishing: true)
         context.window.isFinal = true
-        // Step (or detect) once more with `isFinal` set even when fewer bytes than last asked for are
-        // readable, so a parser can accept a last unit whose end is the end of the stream.
-        if context.window.readable > 0 { needed = 0 }
+        // Detect, or step, once more with `isFinal` set even when fewer bytes than last asked for are
+        // readable: detection decides on exactly the bytes there are, however they were chunked, and a
+        // parser can accept a last unit whose end is the end of the stream.
+        if format == nil || context.window.readable > 0 { needed = 0 }
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {

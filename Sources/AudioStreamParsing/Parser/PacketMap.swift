@@ -62,6 +62,10 @@ struct PacketMap {
     var estimatedByteOffset: (@Sendable (_ packet: Int64) -> Int64?)?
     /// The inverse of `estimatedByteOffset`: the packet an unplaced data byte probably belongs to.
     var estimatedPacket: (@Sendable (_ byte: Int64) -> PacketPosition?)?
+    /// For packets past the end of `packetOffsets` (or all packets, without a table): the average
+    /// distance in bytes between packet starts, to estimate their offsets from the table's last entry.
+    /// Translations that use it are marked estimated.
+    var estimatedBytesPerPacket: Double?
 
     /// Nothing known.
     static let unknown = PacketMap()
@@ -100,6 +104,12 @@ struct PacketMap {
             return Translation(value: table[Int(packet)], isEstimated: false)
         }
         if let estimate = estimatedByteOffset?(packet) { return Translation(value: estimate, isEstimated: true) }
+        if let average = estimatedBytesPerPacket, average > 0, average.isFinite {
+            let (baseIndex, base) = estimationBase
+            let estimate = Double(base) + Double(packet - baseIndex) * average
+            guard estimate < 9e18 else { return nil }
+            return Translation(value: Int64(estimate), isEstimated: true)
+        }
         return nil
     }
 
@@ -113,7 +123,22 @@ struct PacketMap {
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
         }
         if let estimate = estimatedPacket?(byte) { return Translation(value: estimate, isEstimated: true) }
+        if let average = estimatedBytesPerPacket, average > 0, average.isFinite {
+            let (baseIndex, base) = estimationBase
+            let count = (Double(byte - base) / average).rounded(.down)
+            guard byte >= base, count < 9e18 else { return nil }
+            let packet = baseIndex + Int64(count)
+            let start = base + Int64((Double(packet - baseIndex) * average).rounded(.down))
+            return Translation(
+                value: PacketPosition(packet: packet, offsetInPacket: max(0, byte - start)), isEstimated: true)
+        }
         return nil
+    }
+
+    /// The last exactly known packet start (index, offset) that estimates count from.
+    private var estimationBase: (index: Int64, offset: Int64) {
+        guard let table = packetOffsets, let last = table.last else { return (0, 0) }
+        return (Int64(table.count - 1), last)
     }
 
     /// The last index `i` with `table[i] <= value` (table ascending, `table[0] <= value`).

@@ -142,7 +142,7 @@ struct ID3v2PrefixParser: FormatParser {
     static func metadata(fromTag bytes: [UInt8]) -> AudioMetadata? {
         guard let entries = ID3v2TagReader.read(bytes), !entries.isEmpty else { return nil }
         var metadata = AudioMetadata()
-        for entry in entries { metadata.add(entry.tag, infoKey: entry.infoKey) }
+        ID3v2TagReader.merge(entries, into: &metadata)
         return metadata
     }
 }

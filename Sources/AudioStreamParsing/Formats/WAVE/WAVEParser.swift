@@ -1,11 +1,221 @@
-/// WAVE, RF64 and BW64 (stub: replaced by the WAVE implementation).
+/// WAVE (RIFF, and RIFX with big-endian fields), RF64 (EBU Tech 3306) and BW64 (ITU-R BS.2088).
+///
+/// The parser walks the chunks of the RIFF body in stream order:
+///
+/// ```
+///  RIFF|RIFX|RF64|BW64 <size> WAVE
+///    [ds64]            RF64/BW64: 64-bit RIFF, data and sample sizes (EBU Tech 3306 §3.4)
+///    fmt               required before data (else `optm`)
+///    [fact] [LIST INFO] [bext] [id3 ] [anything else: skipped]
+///    data              packets: one per PCM/G.711 frame, one per ADPCM block
+///    [chunks after data: LIST INFO, bext and id3 are read and the metadata is announced again]
+/// ```
+///
+/// What it buffers: the 12-byte file header, each 8-byte chunk header, and the bodies of `fmt `,
+/// `ds64` and `fact` (up to `ParserLimits.maxHeaderChunkBytes`, else `limitExceeded`) and of
+/// `LIST`/`INFO`, `bext` and `id3 ` (up to `maxTagBytes`, else skipped with a diagnostic). Other
+/// chunks and other `LIST` types are skipped without buffering. Audio packets are handed out
+/// zero-copy by `ConstantPacketData`; at most one partial packet is held back.
+///
+/// When it announces `readyToProducePackets`: when the `data` chunk header has been read, after
+/// `dataFormat`, `magicCookie` (MS ADPCM), `channelLayout`, the byte and packet counts (when the size
+/// is declared), packet sizes, `bitRate`, `packetTableInfo` (ADPCM trimmed by `fact`), `metadata`
+/// (tags before the data), `restrictsRandomAccess` (false) and `dataOffset`.
+///
+/// What `finish` does: drops a partial last packet (diagnostic), announces the exact byte and packet
+/// counts when they differ from the declared ones (truncated file, or data that ran to the end of
+/// the stream), re-announces `packetTableInfo` for the real length, and reports bytes that could not
+/// be used (a partial chunk header, a truncated tag chunk, bytes after the RIFF size) as
+/// diagnostics. It throws `invalidFile` when the stream ended before the `data` chunk.
+///
+/// Leniency (each with a diagnostic): RIFF size 0 or 0xFFFFFFFF (chunks are read to the end of the
+/// stream); data size 0 or 0xFFFFFFFF (the data runs to the end of the stream, or to the RIFF end
+/// for size 0 when the RIFF size is known and larger); chunks other than `fmt `/`ds64` that overrun
+/// the RIFF size are cut at the RIFF end; a data chunk that overruns it keeps its own size; chunks
+/// that start after the RIFF end are still read when their ID is printable, other trailing bytes
+/// are ignored; a missing pad byte after an odd-sized chunk is tolerated. See `docs/formats/wave.md`.
 struct WAVEParser: FormatParser {
-    static let probe = FormatProbe(fileTypes: [.wave, .rf64, .bw64]) { _, _ in .noMatch }
-    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        throw context.error(.unsupportedFileType, "wave: not implemented")
+    /// Matches `RIFF`/`RIFX`/`RF64`/`BW64` followed by a size and `WAVE`.
+    static let probe = FormatProbe(fileTypes: [.wave, .rf64, .bw64]) { window, _ in
+        switch RIFFHeader.peek(window) {
+        case .header(let header): return .match(header.kind.fileType, WAVEParser())
+        case .noMatch: return .noMatch
+        case .needMoreData(let count): return .needMoreData(atLeast: count)
+        }
     }
-    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {}
-    mutating func discontinuity(_ context: inout ParseContext) {}
-    var packetMap: PacketMap { .unknown }
-    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool { false }
+
+    /// Where the parser is in the stream.
+    enum State {
+        /// Expecting the 12-byte file header.
+        case fileHeader
+        /// Expecting a chunk header.
+        case chunkHeader
+        /// A chunk's header was read; its body is read whole (or skipped, for `LIST` types other than
+        /// `INFO`).
+        case chunkBody(PendingChunk)
+        /// After an odd-sized chunk: expecting its pad byte.
+        case padByte
+        /// Inside the `data` chunk.
+        case audioData(ConstantPacketData)
+        /// Bytes that cannot be interpreted are consumed and counted (reported at `finish`).
+        case ignoring(IgnoredBytes)
+        /// A discontinuity before the data was reached: the chunk structure cannot be recovered.
+        case lost
+    }
+
+    /// A chunk whose body is being read.
+    struct PendingChunk {
+        var header: RIFFChunkHeader
+        var kind: WAVEChunkKind
+        /// Absolute offset of the body.
+        var bodyStart: Int64
+        /// Body bytes to read (after clamping to the RIFF end); at most the applicable limit.
+        var bodySize: Int
+        /// The body size the chunk declares, whose parity decides the pad byte.
+        var declaredSize: UInt64
+        /// For `LIST`: the list type was checked and is `INFO`.
+        var listTypeChecked = false
+    }
+
+    /// Bytes being ignored, and why.
+    struct IgnoredBytes {
+        enum Reason {
+            /// After the RIFF size, not a chunk.
+            case afterRIFF
+            /// After a discontinuity past the audio data.
+            case afterDiscontinuity
+        }
+
+        var start: Int64
+        var count: Int64 = 0
+        var reason: Reason
+    }
+
+    var state = State.fileHeader
+    /// The file header, once read.
+    var fileHeader: RIFFHeader?
+    /// Absolute offset where the RIFF body ends, when the size is known and trusted.
+    var riffEnd: Int64?
+    /// The `ds64` chunk (RF64/BW64).
+    var dataSize64: DataSize64Chunk?
+    /// The audio format from the `fmt ` chunk.
+    var format: WAVEStreamFormat?
+    /// The `fact` chunk's sample length (64-bit in RF64).
+    var factSampleLength: UInt64?
+    /// Tags from `LIST`/`INFO`, `bext` and `id3 ` chunks, in stream order.
+    var metadata = AudioMetadata()
+    /// Body offsets of the tag chunks already read, so that walking them again after a seek does not
+    /// add their tags twice.
+    var tagChunksRead: Set<Int64> = []
+    /// The data chunk, once reached (kept after it ends, for seeking and counts).
+    var audio: ConstantPacketData?
+    /// The real packet count, known at `finish`.
+    var exactPacketCount: Int64?
+    /// Bytes to skip to realign on a packet boundary after a discontinuity.
+    var realignment: Int64 = 0
+
+    /// Sizes and fields are big-endian (RIFX).
+    var isBigEndian: Bool { fileHeader?.isBigEndian ?? false }
+
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        switch state {
+        case .fileHeader:
+            return try stepFileHeader(&context)
+        case .chunkHeader:
+            return try stepChunkHeader(&context)
+        case .chunkBody(let pending):
+            return try stepChunkBody(pending, &context)
+        case .padByte:
+            return stepPadByte(&context)
+        case .audioData(let data):
+            return stepAudioData(data, &context)
+        case .ignoring(var ignored):
+            let count = context.window.readable
+            guard count > 0 else { return .needMoreData(atLeast: 1) }
+            context.window.consume(count)
+            ignored.count += Int64(count)
+            state = .ignoring(ignored)
+            return .continue
+        case .lost:
+            throw context.error(
+                .discontinuityCantRecover, "wave: discontinuity before the data chunk; the chunk walk cannot resume")
+        }
+    }
+
+    mutating func discontinuity(_ context: inout ParseContext) {
+        realignment = 0
+        let position = context.window.position
+        switch state {
+        case .fileHeader, .ignoring, .lost:
+            break
+        case .audioData(let data):
+            // Realign to the next packet boundary counted from the data start.
+            let size = Int64(data.packetSize)
+            let offset = (position - data.dataStart) % size
+            if offset > 0 {
+                realignment = size - offset
+                if let end = data.dataEnd { realignment = max(0, min(realignment, end - position)) }
+            }
+        case .chunkHeader, .chunkBody, .padByte:
+            state = audio == nil ? .lost : .ignoring(IgnoredBytes(start: position, reason: .afterDiscontinuity))
+        }
+    }
+
+    var packetMap: PacketMap {
+        guard let audio else { return .unknown }
+        return PacketMap(
+            bytesPerPacket: Int64(audio.packetSize), framesPerPacket: Int64(audio.framesPerPacket),
+            packetCount: exactPacketCount ?? audio.declaredPacketCount)
+    }
+
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
+        guard let audio else { return false }
+        state = .audioData(audio)
+        realignment = 0
+        return true
+    }
+
+    // MARK: File header
+
+    /// Reads the 12-byte RIFF/RIFX/RF64/BW64 header.
+    private mutating func stepFileHeader(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        switch RIFFHeader.peek(context.window) {
+        case .needMoreData(let count):
+            return .needMoreData(atLeast: count)
+        case .noMatch:
+            throw context.error(.invalidFile, "wave: not a RIFF WAVE header")
+        case .header(let header):
+            fileHeader = header
+            if header.kind.usesDataSize64 && header.size == 0xFFFF_FFFF {
+                riffEnd = nil  // Set from ds64.
+            } else if header.size == 0 || header.size == 0xFFFF_FFFF || header.size < 4 {
+                context.diagnose(
+                    "wave: RIFF size \(header.size) is not usable; chunks are read to the end of the stream")
+            } else {
+                riffEnd = 8 + Int64(header.size)
+            }
+            context.window.consume(RIFFHeader.byteCount)
+            state = .chunkHeader
+            return .continue
+        }
+    }
+
+    // MARK: Audio data
+
+    private mutating func stepAudioData(_ data: ConstantPacketData, _ context: inout ParseContext) -> ParseStep {
+        if realignment > 0 {
+            let skip = realignment
+            realignment = 0
+            return .skip(skip)
+        }
+        switch data.step(&context) {
+        case .needMoreData(let count):
+            return .needMoreData(atLeast: count)
+        case .progressed:
+            return .continue
+        case .ended:
+            state = (data.declaredByteCount ?? 0) % 2 == 1 ? .padByte : .chunkHeader
+            return .continue
+        }
+    }
 }

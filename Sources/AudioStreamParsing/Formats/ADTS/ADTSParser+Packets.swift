@@ -1,0 +1,74 @@
+extension ADTSParser {
+    /// Emits the packets of the frame at the position (its bytes are readable) and consumes it.
+    mutating func emitFrame(_ header: ADTSHeader, _ context: inout ParseContext) {
+        let start = context.window.position
+        let layout = ADTSFrameLayout.make(header, context.window, at: 0)
+        let frames = layout.framesPerPacket
+        var variableFrames: UInt32 = 0
+        if let reason = layout.unsplitReason {
+            variableFrames = UInt32(frames)
+            if !hasVariablePackets {
+                context.diagnose(
+                    "adts: the frame at \(start) holds \(header.rawDataBlockCount) raw data blocks and "
+                        + "\(reason); it is emitted as one packet of \(frames) frames (reported once)")
+            }
+            hasVariablePackets = true
+        }
+        var onFrontier = false
+        var cursor = 0
+        for block in layout.blocks {
+            context.window.consume(block.lowerBound - cursor)
+            cursor = block.upperBound
+            if skipPackets > 0 {
+                skipPackets -= 1
+                context.window.consume(block.count)
+                continue
+            }
+            let index = context.nextPacketIndex
+            context.emitPacket(size: block.count, variableFrames: variableFrames, frames: Int64(frames))
+            if indicesExact && index == totals.packets {
+                record(frameStart: start, size: block.count, frames: frames, context.limits)
+                onFrontier = true
+            }
+        }
+        context.window.consume(header.frameLength - cursor)
+        guard onFrontier else { return }
+        totals.frameBytes += Int64(header.frameLength)
+        totals.seconds += seconds(of: header)
+        totals.end = start + Int64(header.frameLength)
+        if !packetOffsets.isEmpty && Int64(packetOffsets.count - 1) == totals.packets {
+            packetOffsets[packetOffsets.count - 1] = totals.end - dataOffset
+        }
+        if totals.packets >= totals.nextAnnouncement {
+            announceRates(&context)
+            let next = totals.nextAnnouncement
+            totals.nextAnnouncement = next < 16_384 ? next * 4 : next + 16_384
+        }
+    }
+
+    /// Counts a packet on the frontier and records its frame's offset while the table may grow.
+    private mutating func record(frameStart: Int64, size: Int, frames: Int, _ limits: ParserLimits) {
+        let recorded = max(0, packetOffsets.count - 1)
+        if Int64(recorded) == totals.packets && recorded < limits.maxPacketTableEntries {
+            let relative = frameStart - dataOffset
+            if packetOffsets.isEmpty {
+                packetOffsets = [relative, relative]
+            } else {
+                packetOffsets[packetOffsets.count - 1] = relative
+                packetOffsets.append(relative)
+            }
+        }
+        totals.packets += 1
+        totals.frames += Int64(frames)
+        totals.payloadBytes += Int64(size)
+        totals.maximumPacketSize = max(totals.maximumPacketSize, size)
+    }
+
+    /// Announces bitRate (frame bytes, headers included, over the frames' duration) and
+    /// averageBytesPerPacket (packet bytes over packets) of the frontier.
+    func announceRates(_ context: inout ParseContext) {
+        guard totals.packets > 0 else { return }
+        context.announce(.bitRate(Self.bitRate(bytes: totals.frameBytes, seconds: totals.seconds)))
+        context.announce(.averageBytesPerPacket(Double(totals.payloadBytes) / Double(totals.packets)))
+    }
+}

@@ -1,0 +1,41 @@
+extension ADTSParser {
+    /// Content detection: skips leading ID3v2 tags, then looks for a confirmed ADTS frame (a frame
+    /// followed by an agreeing header, an ID3v2 tag, or the end of the stream) that starts within
+    /// `ParserOptions.detectionLookahead` bytes; junk before it is allowed. MPEG audio frames never
+    /// match: their layer bits are never 00, which ADTS requires.
+    ///
+    /// The probe holds no state, so it asks for geometrically more bytes while scanning junk (a
+    /// byte-by-byte feed re-runs it only O(log n) times).
+    static let probe = FormatProbe(fileTypes: [.aacADTS]) { window, options in
+        let limit = options.detectionLookahead
+        var start = 0
+        while true {
+            switch ADTSSync.ID3Header.examine(window, at: start) {
+            case .notTag:
+                break
+            case .needMoreData(let n):
+                return window.isFinal ? .noMatch : .needMoreData(atLeast: n)
+            case .tag(let size):
+                start += size
+                if start >= limit { return .noMatch }
+                continue
+            }
+            break
+        }
+        var i = start
+        while i < limit {
+            switch ADTSSync.examine(window, at: i, tags: false) {
+            case .noSync, .rejected, .id3Tag:
+                i += 1
+            case .confirmed:
+                return .match(.aacADTS, ADTSParser())
+            case .needMoreData(let n):
+                if window.isFinal { return .noMatch }
+                if i < window.readable { return .needMoreData(atLeast: n) }
+                // Out of bytes while scanning: ask for twice as many (at most the look-ahead).
+                return .needMoreData(atLeast: min(limit, max(n, 2 * window.readable)))
+            }
+        }
+        return .noMatch
+    }
+}

@@ -1,0 +1,136 @@
+extension ADTSParser {
+    /// Scans for the next confirmed frame from where the search stopped, dropping junk as it goes
+    /// (unless a held frame must stay readable).
+    mutating func stepSearch(_ search: inout Search, _ context: inout ParseContext) -> ParseStep {
+        var i = search.offset
+        while true {
+            if let held = search.heldFrame, i >= held.frameLength {
+                // No frame starts inside the held one: it was whole; what follows it is junk.
+                emitFrame(held, &context)
+                search.heldFrame = nil
+                search.offset = i - held.frameLength
+                search.rejected = 0
+                search.firstRejection = nil
+                state = .searching(search)
+                return .continue
+            }
+            switch ADTSSync.examine(context.window, at: i, tags: search.heldFrame == nil) {
+            case .noSync:
+                i += 1
+            case .rejected(let reason):
+                search.rejected += 1
+                if search.firstRejection == nil { search.firstRejection = reason }
+                i += 1
+            case .needMoreData(let n):
+                if search.heldFrame == nil && i > 0 {
+                    // Everything before `i` is junk: drop it now rather than hold it.
+                    skipJunk(i, &search, &context)
+                    search.offset = 0
+                    state = .searching(search)
+                    return .continue
+                }
+                search.offset = i
+                state = .searching(search)
+                return .needMoreData(atLeast: n)
+            case .id3Tag(let size):
+                skipJunk(i, &search, &context)
+                reportSkipped(search, &context)
+                state = .tag(size: size)
+                return .continue
+            case .confirmed(let header):
+                if search.heldFrame != nil {
+                    // A frame starts inside the held one: the held frame's length was damaged.
+                    search.droppedFrame = context.window.position
+                }
+                skipJunk(i, &search, &context)
+                reportSkipped(search, &context)
+                enterSync(header, &context)
+                return .continue
+            }
+        }
+    }
+
+    /// Drops `count` bytes at the position as skipped.
+    mutating func skipJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
+        guard count > 0 else { return }
+        if search.skippedStart == nil { search.skippedStart = context.window.position }
+        search.skipped += Int64(count)
+        context.window.consume(count)
+    }
+
+    /// One diagnostic for a run of skipped bytes (none when nothing was skipped).
+    func reportSkipped(_ search: Search, _ context: inout ParseContext) {
+        guard search.skipped > 0, let start = search.skippedStart else { return }
+        let n = search.skipped
+        var message: String
+        switch search.cause {
+        case .start: message = "adts: \(n) bytes of junk before the first frame skipped"
+        case .lostSync: message = "adts: lost sync at \(start); \(n) bytes skipped to the next frame"
+        case .afterTag: message = "adts: \(n) bytes of junk after an ID3v2 tag skipped"
+        case .discontinuity: message = "adts: \(n) bytes skipped to resynchronise after a discontinuity"
+        case .seek: message = "adts: \(n) bytes skipped to the first frame after the seek position"
+        }
+        if let dropped = search.droppedFrame {
+            message += "; the frame at \(dropped) was cut short by a frame starting inside it and was dropped"
+        }
+        if search.rejected > 0, let first = search.firstRejection {
+            message += " (\(search.rejected) syncword(s) rejected; first: \(first))"
+        }
+        context.diagnose(at: start, message)
+    }
+
+    /// A frame was confirmed at the position: publishes the stream (first frame), or announces a
+    /// change of the fixed header fields, then continues in sync.
+    mutating func enterSync(_ header: ADTSHeader, _ context: inout ParseContext) {
+        state = .synced
+        if let configuration, header.agrees(with: configuration.header), header.channelConfiguration != 0 {
+            return
+        }
+        let position = context.window.position
+        let payload =
+            context.window.peekBytes(at: header.headerLength, count: header.frameLength - header.headerLength) ?? []
+        let candidate = ADTSConfiguration(header: header, firstRawDataBlock: payload)
+        guard let current = configuration else {
+            configuration = candidate
+            dataOffset = position
+            if let problem = candidate.problem { context.diagnose("adts: \(problem)") }
+            let bound = UInt32(Self.packetSizeUpperBound)
+            let payloadBytes = header.frameLength - header.headerLength
+            var values = candidate.propertyValues
+            values += [
+                .maximumPacketSize(bound), .packetSizeUpperBound(bound),
+                .averageBytesPerPacket(Double(payloadBytes) / Double(header.rawDataBlockCount)),
+                .bitRate(Self.bitRate(bytes: Int64(header.frameLength), seconds: seconds(of: header))),
+                .restrictsRandomAccess(false),
+            ]
+            if let leadingMetadata { values.append(.metadata(leadingMetadata)) }
+            context.publishHeader(values, dataOffset: position)
+            return
+        }
+        // The new header defines the stream from here on (also when only the ID bit changed, which
+        // changes no property).
+        configuration = candidate
+        guard candidate.magicCookie != current.magicCookie || candidate.channelCount != current.channelCount else {
+            return
+        }
+        context.diagnose(
+            "adts: the stream's format changes at \(position) (audioObjectType \(header.audioObjectType), "
+                + "\(header.samplingFrequency) Hz, channel_configuration \(header.channelConfiguration))")
+        if let problem = candidate.problem { context.diagnose("adts: \(problem)") }
+        var values = candidate.propertyValues
+        values.sort { $0.announcementOrder < $1.announcementOrder }
+        for value in values { context.announce(value) }
+    }
+
+    /// The duration of one frame of `header` in seconds.
+    func seconds(of header: ADTSHeader) -> Double {
+        Double(ADTSFrameLayout.framesPerBlock * header.rawDataBlockCount) / Double(header.samplingFrequency)
+    }
+
+    /// Bits per second, rounded, clamped to UInt32.
+    static func bitRate(bytes: Int64, seconds: Double) -> UInt32 {
+        guard seconds > 0 else { return 0 }
+        let rate = (Double(bytes) * 8 / seconds).rounded()
+        return rate >= Double(UInt32.max) ? UInt32.max : UInt32(max(0, rate))
+    }
+}

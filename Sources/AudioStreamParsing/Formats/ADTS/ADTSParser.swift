@@ -1,0 +1,270 @@
+/// ADTS AAC streams (`.aac`, `.adts`; CoreAudio `kAudioFileAAC_ADTSType`): a sequence of ADTS
+/// frames (ISO/IEC 13818-7 §6.2, ISO/IEC 14496-3 Annex 1.A), possibly with ID3v2 tags before and
+/// between them. See `docs/formats/adts.md`.
+///
+/// - Sync: a frame is accepted when the frame that follows it agrees (``ADTSSync``); junk, false
+///   syncs and invalid headers are skipped with one diagnostic per skipped run. The scan remembers
+///   how far it got, so one-byte feeding stays linear. Once in sync, each frame needs its successor
+///   (an agreeing header, an ID3v2 tag or the end of the stream) before it is emitted; a frame whose
+///   successor is junk is kept back while the scan checks that no frame starts inside it, then
+///   emitted (junk was inserted after it) or dropped (its length was damaged).
+/// - Packets: one per raw data block, the ADTS header (and CRC fields) stripped: the descriptions
+///   point past the headers, batches span frames zero-copy. A frame with several raw data blocks is
+///   split when its header carries `raw_data_block_position`s (CRC-protected frames), otherwise it is
+///   one packet of 1024 × blocks frames, with a diagnostic.
+/// - Buffers: at most one frame plus its successor's header (≤ 8 KiB + 10 bytes), or one frame
+///   plus the scan inside it while resynchronising; ID3v2 tags up to `ParserLimits.maxTagBytes`
+///   (larger ones are skipped unbuffered). Junk is dropped as it is scanned.
+/// - Announces, when the first frame is confirmed: dataFormat, formatList (one item), magicCookie
+///   (ES_Descriptor with the AudioSpecificConfig), channelLayout (configurations 1–7),
+///   maximumPacketSize and packetSizeUpperBound (8184), averageBytesPerPacket and bitRate
+///   (estimated from the first frame), metadata (from leading ID3v2 tags), restrictsRandomAccess
+///   (false), then dataOffset (the first frame's header) and readyToProducePackets. bitRate and
+///   averageBytesPerPacket are announced again after 16, 64, 256, 1024, 4096 and every 16384
+///   packets; an ID3v2 tag between frames announces `metadata` where it occurs; a confirmed change
+///   of the fixed header fields announces the new format.
+/// - `finish`: delivers the last frame when it ends exactly at the end of the stream, drops a
+///   truncated one with a diagnostic, and announces the exact audioDataPacketCount,
+///   audioDataByteCount (from the first frame to the end of the last), bitRate,
+///   averageBytesPerPacket and maximumPacketSize when the stream was parsed in order. Throws
+///   `invalidFile` when no frame was found.
+struct ADTSParser: FormatParser {
+    /// Where the parser is.
+    enum State {
+        /// Looking for a frame: at the start, after lost sync, a tag, a discontinuity or a seek.
+        case searching(Search)
+        /// In sync: a frame header is expected at the position.
+        case synced
+        /// An ID3v2 tag of this many bytes starts at the position.
+        case tag(size: Int)
+    }
+
+    /// The progress of a frame search.
+    struct Search {
+        /// Why the search runs (for the diagnostic).
+        enum Cause { case start, lostSync, afterTag, discontinuity, seek }
+        var cause: Cause
+        /// A frame at the position whose successor was junk: emitted when no frame is confirmed
+        /// inside it, dropped otherwise.
+        var heldFrame: ADTSHeader?
+        /// Bytes after the position already examined.
+        var offset = 0
+        /// Where the skipped bytes began, and how many were skipped.
+        var skippedStart: Int64?
+        var skipped: Int64 = 0
+        /// Syncwords rejected among the skipped bytes, and the first reason.
+        var rejected = 0
+        var firstRejection: String?
+        /// The offset of a held frame that had to be dropped.
+        var droppedFrame: Int64?
+
+        init(cause: Cause, heldFrame: ADTSHeader? = nil) {
+            self.cause = cause
+            self.heldFrame = heldFrame
+            self.offset = heldFrame == nil ? 0 : 1
+        }
+    }
+
+    /// Running totals over the packets parsed in order from the first frame (the "frontier").
+    struct Totals {
+        var packets: Int64 = 0
+        var frames: Int64 = 0
+        var payloadBytes: Int64 = 0
+        /// Bytes of the frames, headers included.
+        var frameBytes: Int64 = 0
+        var seconds: Double = 0
+        var maximumPacketSize = 0
+        /// Absolute end of the last frame on the frontier.
+        var end: Int64 = 0
+        /// The packet count at which bitRate and averageBytesPerPacket are announced next.
+        var nextAnnouncement: Int64 = 16
+    }
+
+    /// The largest packet an ADTS frame can carry: a 13-bit aac_frame_length (8191) minus the
+    /// 7-byte header.
+    static let packetSizeUpperBound = 8191 - ADTSHeader.fixedSize
+
+    var state = State.searching(Search(cause: .start))
+    /// The stream's configuration (the latest one after a format change); `nil` before the first frame.
+    var configuration: ADTSConfiguration?
+    /// Metadata of ID3v2 tags met before the first frame (announced with the header).
+    var leadingMetadata: AudioMetadata?
+    /// Absolute offset of the first frame.
+    var dataOffset: Int64 = 0
+    var totals = Totals()
+    /// Frame start (relative to `dataOffset`) of every packet on the frontier, plus the end of the
+    /// last frame; bounded by `ParserLimits.maxPacketTableEntries`.
+    var packetOffsets: [Int64] = []
+    /// False once the packet indices no longer count from the first frame (after a discontinuity or an
+    /// estimated seek).
+    var indicesExact = true
+    /// Packets of the next frame to drop (a seek to the second block of a split frame).
+    var skipPackets = 0
+    /// A multi-block frame was emitted as one packet (frames per packet then vary).
+    var hasVariablePackets = false
+    /// The packet count known at `finish`.
+    var finalPacketCount: Int64?
+
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        switch state {
+        case .searching(var search):
+            return stepSearch(&search, &context)
+        case .synced:
+            return stepSynced(&context)
+        case .tag(let size):
+            return stepTag(size: size, &context)
+        }
+    }
+
+    /// In sync: emits the frame at the position once its successor is known.
+    private mutating func stepSynced(_ context: inout ParseContext) -> ParseStep {
+        let window = context.window
+        guard let decoded = ADTSHeader.decode(window, at: 0) else {
+            if !window.isFinal { return .needMoreData(atLeast: ADTSHeader.fixedSize) }
+            if window.readable == 0 { return .needMoreData(atLeast: 1) }
+            if window.peekUInt8() == 0xFF && (window.peekUInt8(at: 1).map { $0 & 0xF6 == 0xF0 } ?? true) {
+                context.diagnose(
+                    "adts: the stream ends inside the frame header at \(window.position) "
+                        + "(\(window.readable) of 7 bytes); dropped")
+                context.window.consume(window.readable)
+                return .continue
+            }
+            state = .searching(Search(cause: .lostSync))
+            return .continue
+        }
+        guard case .valid(let header) = decoded, let configuration, header.agrees(with: configuration.header) else {
+            // An ID3v2 tag, junk, or a header of another configuration: the search sorts it out.
+            state = .searching(Search(cause: .lostSync))
+            return .continue
+        }
+        switch ADTSSync.successor(of: header, window, at: header.frameLength) {
+        case .frame, .id3Tag, .endOfStream:
+            emitFrame(header, &context)
+            return .continue
+        case .needMoreData(let n):
+            return .needMoreData(atLeast: n)
+        case .truncated:
+            context.diagnose(
+                "adts: the stream ends inside the frame at \(window.position) (\(window.readable) of "
+                    + "\(header.frameLength) bytes); the partial frame is dropped")
+            context.window.consume(window.readable)
+            return .continue
+        case .other:
+            state = .searching(Search(cause: .lostSync, heldFrame: header))
+            return .continue
+        }
+    }
+
+    /// An ID3v2 tag at the position: parsed and announced, or skipped when too large.
+    private mutating func stepTag(size: Int, _ context: inout ParseContext) -> ParseStep {
+        let position = context.window.position
+        if size > min(context.limits.maxTagBytes, context.limits.maxBufferedBytes) {
+            context.diagnose("adts: ID3v2 tag of \(size) bytes at \(position) exceeds maxTagBytes; skipped unread")
+            state = .searching(Search(cause: .afterTag))
+            return .skip(Int64(size))
+        }
+        guard let bytes = context.window.peekBytes(count: size) else {
+            if !context.window.isFinal { return .needMoreData(atLeast: size) }
+            context.diagnose("adts: the stream ends inside the \(size)-byte ID3v2 tag at \(position)")
+            context.window.consume(context.window.readable)
+            state = .searching(Search(cause: .afterTag))
+            return .continue
+        }
+        context.window.consume(size)
+        state = .searching(Search(cause: .afterTag))
+        guard let metadata = Self.metadata(fromID3v2: bytes) else {
+            context.diagnose(at: position, "adts: the ID3v2 tag at \(position) (\(size) bytes) could not be read")
+            return .continue
+        }
+        if configuration == nil {
+            var merged = leadingMetadata ?? AudioMetadata()
+            for tag in metadata.tags { merged.tags.append(tag) }
+            for (key, value) in metadata.info where merged.info[key] == nil { merged.info[key] = value }
+            merged.artwork += metadata.artwork
+            merged.chapters += metadata.chapters
+            leadingMetadata = merged
+        } else {
+            // Timed metadata (HLS): the tag's content is the stream's current metadata.
+            context.announce(.metadata(metadata))
+        }
+        return .continue
+    }
+
+    /// The metadata of one whole ID3v2 tag, or `nil` when it cannot be read.
+    static func metadata(fromID3v2 bytes: [UInt8]) -> AudioMetadata? {
+        guard let entries = ID3v2TagReader.read(bytes) else { return nil }
+        var metadata = AudioMetadata()
+        for entry in entries { metadata.add(entry.tag, infoKey: entry.infoKey) }
+        return metadata
+    }
+
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        // Run the state machine to the end with the input final: every decision that waited for
+        // more bytes is taken now. Each step consumes bytes or moves towards a state that does.
+        var budget = 4 * (context.window.readable + 8)
+        loop: while budget > 0 {
+            budget -= 1
+            switch try step(&context) {
+            case .continue:
+                continue
+            case .skip(let n):
+                context.window.consume(Int(min(n, Int64(context.window.readable))))
+            case .needMoreData:
+                break loop
+            }
+        }
+        if case .searching(let search) = state {
+            var search = search
+            skipJunk(context.window.readable, &search, &context)
+            reportSkipped(search, &context)
+            state = .searching(Search(cause: .lostSync))
+        }
+        guard configuration != nil else {
+            throw context.error(.invalidFile, "adts: no ADTS frame found in the stream")
+        }
+        if indicesExact && context.nextPacketIndex == totals.packets {
+            finalPacketCount = totals.packets
+            context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
+            context.announce(.audioDataPacketCount(UInt64(totals.packets)))
+            context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
+            announceRates(&context)
+        }
+    }
+
+    mutating func discontinuity(_ context: inout ParseContext) {
+        state = .searching(Search(cause: .discontinuity))
+        skipPackets = 0
+        if configuration != nil { indicesExact = false }
+    }
+
+    var packetMap: PacketMap {
+        guard configuration != nil else { return .unknown }
+        var map = PacketMap(
+            framesPerPacket: hasVariablePackets ? nil : Int64(ADTSFrameLayout.framesPerBlock),
+            packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets, packetCount: finalPacketCount)
+        if totals.packets > 0 {
+            map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
+        }
+        return map
+    }
+
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
+        guard configuration != nil else { return false }
+        skipPackets = 0
+        let recorded = Int64(max(0, packetOffsets.count - 1))
+        if packet < recorded {
+            // Exact: a frame starts there. Packets of the same frame before the target are dropped.
+            let start = packetOffsets[Int(packet)]
+            var first = Int(packet)
+            while first > 0 && packetOffsets[first - 1] == start { first -= 1 }
+            skipPackets = Int(packet) - first
+            state = .synced
+            indicesExact = true
+        } else {
+            // Past the frames seen (an estimate), or right after the last one seen: find the next frame.
+            state = .searching(Search(cause: .seek))
+            indicesExact = packet == recorded && recorded == totals.packets
+        }
+        return true
+    }
+}

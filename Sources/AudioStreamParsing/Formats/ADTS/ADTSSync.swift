@@ -1,0 +1,151 @@
+/// Frame synchronisation for ADTS, shared by the content probe and the parser.
+///
+/// A candidate is a byte-aligned syncword (0xFFF) whose 56 header bits decode to a valid header. It
+/// is **confirmed** when what follows the frame (at candidate + aac_frame_length) is
+/// - a valid header that agrees with it in the fixed fields (ID, layer, profile, sampling frequency
+///   index, channel configuration), or
+/// - an ID3v2 tag header (HLS timed metadata between frames), or
+/// - the end of the stream, exactly (only once the input is final).
+///
+/// Every decision is taken only when the bytes it depends on are readable (or the input is final),
+/// so the outcome never depends on how the input was chunked.
+enum ADTSSync {
+    /// What lies at an offset being scanned.
+    enum Candidate: Equatable {
+        /// No syncword here (the cheap pre-filter failed).
+        case noSync
+        /// A syncword, but not a frame: an invalid header, or no agreeing successor.
+        case rejected(String)
+        /// A confirmed frame.
+        case confirmed(ADTSHeader)
+        /// A valid ID3v2 tag header; the tag is this many bytes long.
+        case id3Tag(size: Int)
+        /// This many bytes (from the window's position) are needed to decide.
+        case needMoreData(atLeast: Int)
+    }
+
+    /// What follows a frame that ends `offset` bytes after the window's position.
+    enum Successor: Equatable {
+        /// A valid header that agrees with the frame.
+        case frame
+        /// An ID3v2 tag.
+        case id3Tag
+        /// The stream ends exactly where the frame ends, or inside the next frame's header (input final).
+        case endOfStream
+        /// The stream ends inside the frame (input final).
+        case truncated
+        /// Something else: junk, a header that does not agree, a damaged frame length.
+        case other
+        /// This many bytes are needed to decide.
+        case needMoreData(atLeast: Int)
+    }
+
+    /// Examines the byte `offset` bytes after the window's position.
+    ///
+    /// - Parameter tags: also recognise an ID3v2 tag header at `offset`.
+    static func examine(_ window: InputWindow, at offset: Int, tags: Bool) -> Candidate {
+        let final = window.isFinal
+        guard let b0 = window.peekUInt8(at: offset) else { return .needMoreData(atLeast: offset + 1) }
+        if tags && b0 == 0x49 {  // "I"
+            switch ID3Header.examine(window, at: offset) {
+            case .tag(let size): return .id3Tag(size: size)
+            case .needMoreData(let n): return final ? .noSync : .needMoreData(atLeast: n)
+            case .notTag: return .noSync
+            }
+        }
+        guard b0 == 0xFF else { return .noSync }
+        guard let b1 = window.peekUInt8(at: offset + 1) else {
+            return final ? .noSync : .needMoreData(atLeast: offset + 2)
+        }
+        guard b1 & 0xF0 == 0xF0 else { return .noSync }
+        guard let decoded = ADTSHeader.decode(window, at: offset) else {
+            return final ? .noSync : .needMoreData(atLeast: offset + ADTSHeader.fixedSize)
+        }
+        switch decoded {
+        case .noSync:
+            return .noSync
+        case .invalid(let rejection):
+            return .rejected(rejection.description)
+        case .valid(let header):
+            switch successor(of: header, window, at: offset + header.frameLength) {
+            case .frame, .id3Tag, .endOfStream:
+                return .confirmed(header)
+            case .needMoreData(let n):
+                return .needMoreData(atLeast: n)
+            case .truncated:
+                return .rejected("aac_frame_length \(header.frameLength) runs past the end of the stream")
+            case .other:
+                return .rejected("no agreeing frame header after aac_frame_length \(header.frameLength)")
+            }
+        }
+    }
+
+    /// What lies `offset` bytes after the window's position, right after a frame with `header`.
+    static func successor(of header: ADTSHeader, _ window: InputWindow, at offset: Int) -> Successor {
+        let readable = window.readable
+        guard readable >= offset + ADTSHeader.fixedSize else {
+            if !window.isFinal { return .needMoreData(atLeast: offset + ADTSHeader.fixedSize) }
+            if readable == offset { return .endOfStream }
+            if readable < offset { return .truncated }
+            // The stream ends inside the next header: this frame is whole.
+            let b1 = window.peekUInt8(at: offset + 1)
+            let cutHeader = window.peekUInt8(at: offset) == 0xFF && (b1.map { $0 & 0xF6 == 0xF0 } ?? true)
+            return cutHeader ? .endOfStream : .other
+        }
+        if window.peekUInt8(at: offset) == 0x49 {
+            switch ID3Header.examine(window, at: offset) {
+            case .tag: return .id3Tag
+            case .needMoreData(let n): return window.isFinal ? .other : .needMoreData(atLeast: n)
+            case .notTag: return .other
+            }
+        }
+        guard case .valid(let next)? = ADTSHeader.decode(window, at: offset), next.agrees(with: header) else {
+            return .other
+        }
+        return .frame
+    }
+}
+
+extension ADTSSync {
+    /// The 10-byte header of an ID3v2 tag (ID3v2.4 "ID3 tag version 2.4.0 - Main Structure" §3.1;
+    /// the same in v2.2 and v2.3):
+    ///
+    /// ```
+    ///  "ID3"  major version (2…4)  revision (≠ 0xFF)  flags  size: 4 × 7 bits, syncsafe (high bits 0)
+    /// ```
+    ///
+    /// The tag is 10 + size bytes, plus a 10-byte footer when v2.4's footer flag (0x10) is set.
+    enum ID3Header {
+        enum Result: Equatable {
+            case tag(size: Int)
+            case notTag
+            case needMoreData(atLeast: Int)
+        }
+
+        static let size = 10
+
+        /// Looks for a tag header `offset` bytes after the window's position.
+        static func examine(_ window: InputWindow, at offset: Int) -> Result {
+            let magic: [UInt8] = [0x49, 0x44, 0x33]
+            for (i, m) in magic.enumerated() {
+                guard let b = window.peekUInt8(at: offset + i) else { return .needMoreData(atLeast: offset + i + 1) }
+                if b != m { return .notTag }
+            }
+            guard let bytes = window.peekBytes(at: offset, count: size) else {
+                return .needMoreData(atLeast: offset + size)
+            }
+            return parse(bytes).map { .tag(size: $0) } ?? .notTag
+        }
+
+        /// The total tag length (header, body, footer) from the 10 header bytes, or `nil` when they are
+        /// not a valid ID3v2 header.
+        static func parse(_ bytes: [UInt8]) -> Int? {
+            guard bytes.count >= size, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33,
+                (2...4).contains(bytes[3]), bytes[4] != 0xFF, bytes[6..<10].allSatisfy({ $0 < 0x80 })
+            else { return nil }
+            let body = bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }
+            let footer = bytes[3] == 4 && bytes[5] & 0x10 != 0 ? size : 0
+            return size + body + footer
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// The Sound Data Chunk (`SSND`): where the audio is.
+///
+/// AIFF 1.3, "Sound Data Chunk"; AIFF-C draft (1991-08-26), "Sound Data Chunk":
+///
+/// ```
+///  offset size
+///   0     4   offset     unsigned long  bytes between the end of blockSize and the first sample frame
+///   4     4   blockSize  unsigned long  alignment the writer used (0 = none); informational only
+///   8     o   (offset bytes, not audio)
+///   8+o   …   soundData  interleaved sample frames (or IMA4 packets) up to the end of the chunk
+/// ```
+///
+/// Writers that stream to a pipe cannot seek back to patch the size: FFmpeg leaves `ckSize` 0, others
+/// write 0xFFFFFFFF. Both mean "the audio runs to the end of the stream". (sox writes large placeholder
+/// sizes instead; they are taken as declared and corrected when the stream ends.)
+struct SoundDataChunk: Hashable, Sendable {
+    /// The chunk header.
+    let header: AIFFChunkHeader
+    /// `offset`.
+    let offset: UInt32
+    /// `blockSize`.
+    let blockSize: UInt32
+
+    /// The size of the `offset` and `blockSize` fields.
+    static let fieldsByteCount = 8
+
+    /// True when `ckSize` says the audio runs to the end of the stream (0 or 0xFFFFFFFF).
+    static func runsToEndOfStream(_ header: AIFFChunkHeader) -> Bool {
+        header.size == 0 || header.size == 0xFFFF_FFFF
+    }
+
+    /// Checks the chunk header before its fields are read.
+    ///
+    /// - Throws: `invalidFile` when a declared size cannot even hold the 8 bytes of fields.
+    static func validate(_ header: AIFFChunkHeader, context: inout ParseContext) throws(AudioStreamError) {
+        if !runsToEndOfStream(header) && Int(header.size) < fieldsByteCount {
+            throw context.error(
+                .invalidFile, at: header.offset,
+                "aiff (SSND): chunk is \(header.size) bytes, too small for its offset and blockSize fields")
+        }
+    }
+
+    /// Decodes the fields at the start of the window (the bytes must be readable).
+    init?(header: AIFFChunkHeader, window: InputWindow) {
+        guard let offset = window.peekUInt(at: 0, byteCount: 4, bigEndian: true),
+            let blockSize = window.peekUInt(at: 4, byteCount: 4, bigEndian: true)
+        else { return nil }
+        self.header = header
+        self.offset = UInt32(truncatingIfNeeded: offset)
+        self.blockSize = UInt32(truncatingIfNeeded: blockSize)
+    }
+
+    /// Absolute offset of the first sample frame (the stream's `dataOffset`).
+    var dataStart: Int64 { header.bodyStart + Int64(Self.fieldsByteCount) + Int64(offset) }
+
+    /// The audio bytes the chunk declares, or `nil` when they run to the end of the stream.
+    ///
+    /// - Throws: `invalidFile` when `offset` points past the end of the chunk.
+    func declaredDataByteCount(context: inout ParseContext) throws(AudioStreamError) -> Int64? {
+        if Self.runsToEndOfStream(header) { return nil }
+        let room = Int64(header.size) - Int64(Self.fieldsByteCount)
+        guard Int64(offset) <= room else {
+            throw context.error(
+                .invalidFile, at: header.bodyStart,
+                "aiff (SSND): offset \(offset) points past the end of the chunk (\(room) bytes after the fields)")
+        }
+        return room - Int64(offset)
+    }
+}

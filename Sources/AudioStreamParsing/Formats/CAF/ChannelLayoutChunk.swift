@@ -1,0 +1,44 @@
+/// The body of a CAF `chan` chunk, an `AudioChannelLayout` (Apple "Core Audio Format Specification",
+/// "Channel Layout", "Channel Layout Chunk").
+///
+/// ```
+/// offset  size  field                        type
+///      0     4  mChannelLayoutTag            UInt32 (layout id << 16 | channels, or 0 / 0x10000)
+///      4     4  mChannelBitmap               UInt32 (used when the tag is UseChannelBitmap)
+///      8     4  mNumberChannelDescriptions   UInt32
+///     12  20×n  mChannelDescriptions         n × AudioChannelDescription:
+///                 +0   4  mChannelLabel      UInt32
+///                 +4   4  mChannelFlags      UInt32
+///                 +8  12  mCoordinates       3 × Float32
+/// ```
+enum ChannelLayoutChunk {
+    /// The fixed part's size.
+    static let headerByteCount = 12
+    /// One channel description's size.
+    static let descriptionByteCount = 20
+
+    /// Decodes a whole `chan` body.
+    ///
+    /// - Returns: the layout, or `nil` when the body is shorter than 12 bytes or than the descriptions
+    ///   it declares (the count is checked against the body before anything is read).
+    static func decode(_ bytes: [UInt8]) -> ChannelLayout? {
+        var r = ByteReader(bytes)
+        guard let tag = r.readUInt32(bigEndian: true), let bitmap = r.readUInt32(bigEndian: true),
+            let count = r.readUInt32(bigEndian: true)
+        else { return nil }
+        // Safe: count < 2^32, so count × 20 fits in Int64.
+        guard Int64(count) * Int64(descriptionByteCount) <= Int64(r.remaining) else { return nil }
+        var descriptions: [ChannelDescription] = []
+        for _ in 0..<count {
+            guard let label = r.readUInt32(bigEndian: true), let flags = r.readUInt32(bigEndian: true),
+                let x = r.readUInt32(bigEndian: true), let y = r.readUInt32(bigEndian: true),
+                let z = r.readUInt32(bigEndian: true)
+            else { return nil }
+            descriptions.append(
+                ChannelDescription(
+                    label: label, flags: flags,
+                    coordinates: [Float(bitPattern: x), Float(bitPattern: y), Float(bitPattern: z)]))
+        }
+        return ChannelLayout(tag: tag, bitmap: bitmap, channelDescriptions: descriptions)
+    }
+}
