@@ -357,6 +357,24 @@ struct MPEGAudioTests {
             ])
     }
 
+    @Test(
+        "leading ID3v2 tags reach the info dictionary with the header, as ffprobe shows them",
+        arguments: [
+            "mp3-44100-2ch-id3v23-apic-id3v1.mp3", "mp3-44100-2ch-id3v24-eyed3.mp3", "mp3-44100-2ch-two-id3v2.mp3",
+        ])
+    func leadingTagsInTheHeader(_ name: String) throws {
+        let log = ParseRunner.run(try MPEGFixtures.bytes("mpeg/\(name)"), chunking: .bytewise)
+        let tags = try #require(try MPEGFixtures.oracle("mpeg/\(name)")["format_tags"] as? [String: String])
+        let header = log.entries.prefix { if case .property(.dataOffset) = $0 { false } else { true } }
+        let metadata = header.compactMap { e -> AudioMetadata? in
+            if case .property(.metadata(let m)) = e { return m } else { return nil }
+        }.last
+        for key in [InfoKey.title, InfoKey.artist, InfoKey.album] {
+            #expect(metadata?.info[key] == tags[key], "\(key)")
+        }
+        #expect(metadata?.tags.allSatisfy { $0.source == "id3v2" } == true)
+    }
+
     @Test("MPEG frames inside an ID3v2 tag are never packets")
     func syncInsideTag() throws {
         let bytes = try MPEGFixtures.bytes("malformed/mpeg-sync-in-id3.mp3")
