@@ -315,6 +315,21 @@ struct MPEGAudioTests {
         #expect(log.diagnostics.map(\.message) == ["mpeg: the Xing/VBRI header declares 40 frames; the stream has 14"])
     }
 
+    @Test("a Xing frame count of 0 (never filled in) declares nothing; the count comes at finish")
+    func zeroXingFrameCount() throws {
+        var bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-cbr128.mp3")
+        // MPEG-1 stereo: "Info" at 36, flags at 40, frames at 44…47.
+        #expect(Array(bytes[36..<40]) == Array("Info".utf8))
+        bytes.replaceSubrange(44..<48, with: [0, 0, 0, 0])
+        let log = ParseRunner.run(bytes, chunking: .whole)
+        let header = log.entries.prefix { if case .packets = $0 { false } else { true } }
+        #expect(!header.contains { if case .property(.audioDataPacketCount) = $0 { true } else { false } })
+        #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(40))
+        #expect(
+            log.lastValues[.packetTableInfo]
+                == .packetTableInfo(PacketTableInfo(numberValidFrames: 44_100, primingFrames: 1_105, remainderFrames: 875)))
+    }
+
     @Test("the second stream's Info frame in a concatenation is an ordinary packet")
     func concatenatedStreams() throws {
         let bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-concat.mp3")

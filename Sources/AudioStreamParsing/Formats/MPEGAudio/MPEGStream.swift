@@ -22,10 +22,10 @@ struct MPEGStream {
     /// the measured frame plus a padding slot).
     let packetSizeUpperBound: Int
 
-    /// The audio frame count the Xing or VBRI header declares.
+    /// The audio frame count the Xing or VBRI header declares (a count of 0, which some encoders
+    /// leave when they cannot seek back to fill it in, counts as not declared).
     var declaredPacketCount: Int64? {
-        if let frames = xing?.frameCount { return Int64(frames) }
-        if let frames = vbri?.frameCount { return Int64(frames) }
+        if let frames = xing?.frameCount ?? vbri?.frameCount, frames > 0 { return Int64(frames) }
         return nil
     }
 
