@@ -26,17 +26,17 @@
 struct MPEGAudioParser: FormatParser {
     /// Recognises MPEG audio: a frame confirmed by the next frame (or by a tag or the end of the
     /// stream) within `ParserOptions.detectionLookahead` bytes, junk before it allowed.
-    static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1], scansPastJunk: true) { window, options in
+    static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1]) { window, options in
         let lookahead = options.detectionLookahead
         switch MPEGSyncSearch.search(window, from: 0, horizon: lookahead) {
-        case .frame(_, let header, _):
-            return .match(header.fileType, MPEGAudioParser())
+        case .frame(let offset, let header, _):
+            return .match(header.fileType, MPEGAudioParser(), offset: offset)
         case .exhausted:
             return .noMatch
-        case .undecided(_, let atLeast):
+        case .undecided(let scanned, let atLeast):
             // The probe is stateless and rescans from the start: ask for at least twice as much, so
             // that junk fed in small pieces is rescanned a logarithmic number of times.
-            return .needMoreData(atLeast: max(atLeast, min(2 * window.readable, lookahead)))
+            return .needMoreData(atLeast: max(atLeast, min(2 * window.readable, lookahead)), noMatchBefore: scanned)
         }
     }
 
