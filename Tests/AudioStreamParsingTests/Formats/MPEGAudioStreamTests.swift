@@ -352,6 +352,11 @@ struct MPEGAudioStreamTests {
         let mp3 = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-notag.mp3")
         let au = NeXTFixtures.header(offset: 24, size: 0xFFFF_FFFF, encoding: 1, rate: 8_000, channels: 1) + mp3
         #expect(ParseRunner.run(au, chunking: .whole, hint: .mp3).lastValues[.fileFormat] == .fileFormat(.next))
+        // A WAVE file whose data chunk holds MP3 frames (format tag 0x55) is WAVE, in every chunking.
+        let wav = try MPEGFixtures.bytes("wav/mp3-44100-2ch.wav")
+        let result = ChunkingVerifier.verify(wav, hint: .mp3)
+        #expect(result.failures.isEmpty)
+        #expect(result.reference.lastValues[.fileFormat] == .fileFormat(.wave))
         // Raw MP3 with the hint is still MP3.
         #expect(ParseRunner.run(mp3, chunking: .whole, hint: .mp3).lastValues[.fileFormat] == .fileFormat(.mp3))
     }
