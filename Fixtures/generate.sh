@@ -533,6 +533,47 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/*" "python3 tools/make_malformed.py --f
     "truncations at every structural point, absurd sizes, zero sizes, bad format fields, unknown magic: one line per file in malformed/manifest.json" \
     "derived from the fixtures above (derivedFrom in the manifest); no ffprobe oracle" >> "$PROV"
 
+# ====================================================== tags (metadata readers)
+# Tag-bearing MP3s written by real taggers, for the ID3v2/ID3v1/APEv2 readers in
+# Sources/AudioStreamParsing/Metadata (TagFixtureTests.swift extracts the tags and
+# compares them with the values written here). Each starts from the same short
+# LAME file. Taggers: id3v2 0.1.12 (id3lib 3.8.3), eyeD3 0.9.7, mutagen 1.46.0
+# (Debian python3-mutagen, run by /usr/bin/python3), MP3::Tag 1.16 (Debian
+# libmp3-tag-perl, the one that writes ID3v2.3 unsynchronisation).
+# Extra variables in the recorded commands:
+#   $TAGIN   $FF ... -c:a pcm_s16le "$T/tag-in.wav" && lame --quiet -b 128 "$T/tag-in.wav" "$OUT"
+#   $COVER   $FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png" (100-byte PNG)
+#   $TAGPY   /usr/bin/python3 tools/metadata_tags.py
+#   $TAGPL   perl tools/metadata_unsync.pl
+for tool in lame id3v2 eyeD3 perl; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: missing $tool" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import mutagen' 2>/dev/null || { echo "generate.sh: missing python3-mutagen" >&2; exit 1; }
+perl -MMP3::Tag -e 1 2>/dev/null || { echo "generate.sh: missing libmp3-tag-perl" >&2; exit 1; }
+mkdir -p tags
+find tags -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(tags)
+TAGIN='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/tag-in.wav" && lame --quiet -b 128 "$T/tag-in.wav" "$OUT"'
+COVER='$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png"'
+TAGPY="/usr/bin/python3 tools/metadata_tags.py"
+TAGPL="perl tools/metadata_unsync.pl"
+sine 44100 0.5 2
+mk tags/id3v23-id3lib-id3v1.mp3 "id3v2 (id3lib): ID3v2.3 (TIT2 TPE1 TALB TYER TCON '(17)' TRCK COMM with description, TCOM, TBPM, padding) and ID3v1.1 (track 3, genre 17)" "ffprobe shows the ID3v2 text (genre Rock; comment under its description)" \
+    "$TAGIN"' && id3v2 -t "Id3lib Title" -a "Id3lib Artist" -A "Id3lib Album" -y 2003 -g 17 -T 3/12 -c "Desc":"Id3lib comment":"eng" --TCOM "Id3lib Composer" --TBPM 128 "$OUT"'
+mk tags/id3v24-eyed3-utf16be-apic.mp3 "eyeD3: ID3v2.4, every text frame UTF-16BE (encoding 2), APIC front cover PNG, COMM, USLT, TXXX, TCOP, TBPM, TDRC, TCON" "ffprobe shows the text" \
+    "$TAGIN && $COVER"' && printf "Eye lyrics line 1\nline 2\n" > "$T/lyrics.txt" && eyeD3 --quiet --to-v2.4 --encoding utf16-be -t "Eye Tïtle" -a "Eye Ärtist" -A "Eye Album" -G Jazz -n 5 -N 9 --recording-date 2021-07-04 -c "Eye comment" --user-text-frame "MOOD:happy" --text-frame "TCOP:2021 Eye Records" --text-frame "TBPM:96" --add-lyrics "$T/lyrics.txt" --add-image "$T/cover.png:FRONT_COVER:Front" "$OUT" >/dev/null'
+mk tags/id3v24-mutagen-chapters.mp3 "mutagen: ID3v2.4 with UTF-16/UTF-8/UTF-16BE/Latin-1 text, two TPE1 values, TCON '13', TXXX, COMM, USLT, PRIV, APIC, CTOC + 3 CHAP with TIT2 sub-frames, 64 bytes of padding" "ffprobe shows the first TPE1 value only and no chapters in format_tags" \
+    "$TAGIN && $COVER"' && $TAGPY id3 "$OUT" 4 "$T/cover.png"'
+mk tags/id3v23-mutagen-chapters.mp3 "mutagen: the same tag saved as ID3v2.3 (UTF-8 text becomes UTF-16, TDRC becomes TYER + TDAT, the two TPE1 values joined with '/', TCON '(13)')" "" \
+    "$TAGIN && $COVER"' && $TAGPY id3 "$OUT" 3 "$T/cover.png"'
+mk tags/id3v23-mp3tag-unsync.mp3 "MP3::Tag: ID3v2.3 with tag-level unsynchronisation (flag 0x80; the Latin-1 title holds FF E0, the PNG cover FF bytes), TIT2 TPE1 TALB TYER APIC" \
+    "ffprobe 5.1 misreads this tag (title cut to 'Unsync ÿà Tïtl', TPE1 lost); mutagen and id3lib read it as written" \
+    "$TAGIN && $COVER"' && $TAGPL "$OUT" "$T/cover.png"'
+mk tags/id3v1-id3lib.mp3 "id3v2 -1 (id3lib): ID3v1.1 only (track 7, genre 13), no ID3v2" "ffprobe shows the ID3v1 fields" \
+    "$TAGIN"' && id3v2 -1 -t "V1 Title" -a "V1 Artist" -A "V1 Album" -y 1999 -g 13 -T 7 -c "V1 comment" "$OUT"'
+mk tags/apev2-mutagen-id3v1.mp3 "APEv2 (mutagen: header + 8 items incl. binary 'Cover Art (Front)' + footer), then an ID3v1.1 tag appended by id3lib" "ffprobe does not show the APE items" \
+    "$TAGIN && $COVER"' && $TAGPY ape "$OUT" "$T/cover.png" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 1 -g 8 "$OUT"'
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -261,8 +261,9 @@ struct AIFFParser: FormatParser {
                 context.diagnose(at: header.offset, "aiff (COMT): chunk ends inside a comment; the rest ignored")
             }
         case .id3:
-            if let entries = ID3v2TagReader.read(body) {
-                for entry in entries { metadata.add(entry.tag, infoKey: entry.infoKey) }
+            if let tag = ID3v2Tag.parse(body, limits: context.limits) {
+                metadata = metadata.merging(tag.metadata)
+                for message in tag.diagnostics { context.diagnose(at: header.offset, message) }
             } else {
                 context.diagnose(at: header.offset, "aiff (\(header.name)): not a readable ID3v2 tag; ignored")
             }

@@ -152,8 +152,9 @@ extension WAVEParser {
                 notes = BroadcastExtensionChunk.read(body, bigEndian: isBigEndian, into: &metadata)
                 announceMetadataAfterData(&context)
             case .id3:
-                if let entries = ID3v2TagReader.read(body) {
-                    ID3v2TagReader.merge(entries, into: &metadata)
+                if let tag = ID3v2Tag.parse(body, limits: context.limits) {
+                    metadata = metadata.merging(tag.metadata)
+                    notes += tag.diagnostics
                     announceMetadataAfterData(&context)
                 } else {
                     notes.append("wave: chunk '\(pending.header.name)' does not hold an ID3v2 tag; ignored")

@@ -149,7 +149,7 @@ struct ID3v2TagReaderTests {
         let entries = ID3v2TagReader.read(tag)
         #expect(
             entries == [
-                Self.entry("COMM", " 0000 0001", nil), Self.entry("COMM", "Grüße", InfoKey.comments),
+                Self.entry("COMM:iTunNORM", " 0000 0001", nil), Self.entry("COMM:d", "Grüße", InfoKey.comments),
                 Self.entry("COMM", "A comment", InfoKey.comments),
             ])
         var metadata = AudioMetadata()
