@@ -327,7 +327,8 @@ struct MPEGAudioTests {
         #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(40))
         #expect(
             log.lastValues[.packetTableInfo]
-                == .packetTableInfo(PacketTableInfo(numberValidFrames: 44_100, primingFrames: 1_105, remainderFrames: 875)))
+                == .packetTableInfo(
+                    PacketTableInfo(numberValidFrames: 44_100, primingFrames: 1_105, remainderFrames: 875)))
     }
 
     @Test("the second stream's Info frame in a concatenation is an ordinary packet")
@@ -352,24 +353,30 @@ struct MPEGAudioTests {
 
     // MARK: Leading ID3v2
 
-    @Test("a leading ID3v2 tag larger than maxTagBytes is skipped unbuffered; the audio is unchanged")
+    @Test("a leading ID3v2 tag is streamed frame by frame: a picture over the limit is skipped, the audio is unchanged")
     func largeLeadingTagIsSkipped() throws {
         let bytes = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3")
         var options = ParserOptions()
         options.limits.maxTagBytes = 100
+        options.limits.maxArtworkBytes = 50
         let result = ChunkingVerifier.verify(
             bytes, chunkings: [.bytewise, .random(seed: 7, maxSize: 300)], options: options)
         #expect(result.failures.isEmpty)
         let log = result.reference
         #expect(log.lastValues[.dataOffset] == .dataOffset(632))
         #expect(log.packetCount == 40)
-        // The ID3v2.3 tag is 215 bytes (the Info frame follows it); the 128-byte ID3v1 tag at the end
-        // is over the limit too.
+        // The ID3v2.3 tag (215 bytes; the Info frame follows it) holds a 100-byte PNG; the 128-byte
+        // ID3v1 tag at the end is over maxTagBytes.
         #expect(
             log.diagnostics.map(\.message) == [
-                "id3v2: 215-byte tag exceeds maxTagBytes; first 100 bytes read, 115 skipped",
+                "id3v2 (APIC): picture of 100 bytes exceeds maxArtworkBytes (50); skipped",
                 "mpeg (ID3v1): 128-byte tag exceeds maxTagBytes; skipped",
             ])
+        guard case .metadata(let metadata)? = log.lastValues[.infoDictionary] else {
+            Issue.record("no metadata")
+            return
+        }
+        #expect(metadata.info[InfoKey.title] == "MPEG Title" && metadata.artwork.isEmpty)
     }
 
     @Test(
@@ -388,6 +395,33 @@ struct MPEGAudioTests {
             #expect(metadata?.info[key] == tags[key], "\(key)")
         }
         #expect(metadata?.tags.allSatisfy { $0.source == "id3v2" } == true)
+        // The cover (a 100-byte PNG, as written by the generator; one per tag) is artwork in the header.
+        let tagCount = name.contains("two-id3v2") ? 2 : 1
+        #expect(metadata?.artwork.map(\.mimeType) == Array(repeating: "image/png", count: tagCount))
+        #expect(
+            metadata?.artwork.allSatisfy { $0.data.count == 100 && $0.data.prefix(4) == [0x89, 0x50, 0x4E, 0x47] }
+                == true)
+    }
+
+    @Test("trailing APEv2 and ID3v1 tags are a metadata update at finish, APEv2 first")
+    func trailingTagsAreRead() throws {
+        let name = "mp3-44100-2ch-apev2-id3v1.mp3"
+        let log = ParseRunner.run(try MPEGFixtures.bytes("mpeg/\(name)"), chunking: .bytewise)
+        let header = log.entries.prefix { if case .packets = $0 { false } else { true } }
+        #expect(!header.contains { if case .property(.metadata) = $0 { true } else { false } })
+        guard case .metadata(let metadata)? = log.lastValues[.infoDictionary] else {
+            Issue.record("no metadata")
+            return
+        }
+        // ffprobe 5.1 shows the ID3v1 tag only (it does not read APEv2 in MP3).
+        let oracle = try #require(try MPEGFixtures.oracle("mpeg/\(name)")["format_tags"] as? [String: String])
+        let id3v1 = Dictionary(
+            metadata.tags.filter { $0.source == "id3v1" }.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        #expect(id3v1["title"] == oracle["title"] && id3v1["genre"] == oracle["genre"])
+        // The generator's mutagen items.
+        #expect(metadata.tags.filter { $0.source == "ape" }.map(\.value) == ["APE Title", "APE Artist"])
+        #expect(metadata.info[InfoKey.title] == "APE Title" && metadata.info[InfoKey.artist] == "APE Artist")
+        #expect(metadata.info[InfoKey.genre] == "Other")
     }
 
     @Test("MPEG frames inside an ID3v2 tag are never packets")

@@ -7,9 +7,10 @@
 /// container's `publishHeader` announces with its header and which is merged in front of any
 /// metadata the container announces later.
 ///
-/// - Buffers: each tag up to `min(ParserLimits.maxTagBytes, maxBufferedBytes)` bytes; the rest of a
-///   larger tag (typically artwork) is skipped unbuffered with a diagnostic, so it never delays
-///   readiness beyond its own bytes. A sync word inside a tag is never seen by the container parser.
+/// - Buffers: what `ID3v2StreamReader` holds, frame by frame: a frame's body up to `maxTagBytes`
+///   (pictures up to `maxArtworkBytes`), larger frames skipped unbuffered with a diagnostic, so a
+///   large tag never delays readiness beyond its own bytes (see the reader's buffering bound). A
+///   sync word inside a tag is never seen by the container parser.
 /// - `dataOffset` is the container's (for MPEG audio, its first audio frame).
 /// - `finish`: delegates; throws `typ?` when the stream ends before a container was recognised, and
 ///   `dta?` when it ends inside a tag.
@@ -27,8 +28,8 @@ struct ID3v2PrefixParser: FormatParser {
     enum State {
         /// Before a tag header or the container.
         case betweenTags
-        /// Reading `readCount` bytes of a tag (all of it, or the first part of a larger one).
-        case tag(ID3v2TagHeader, readCount: Int)
+        /// Reading a tag with `reader`.
+        case tag
         /// Detecting the container.
         case detecting
         /// Delegating to `container`.
@@ -37,7 +38,9 @@ struct ID3v2PrefixParser: FormatParser {
 
     let options: ParserOptions
     private var state = State.betweenTags
-    /// The container's parser, once detected (kept outside `state` so it is mutated in place).
+    /// The tag being read (kept outside `state`, like `container`, so it is mutated in place).
+    private var reader: ID3v2StreamReader?
+    /// The container's parser, once detected.
     private var container: (any FormatParser)?
     private var metadata = AudioMetadata()
 
@@ -49,9 +52,9 @@ struct ID3v2PrefixParser: FormatParser {
         switch state {
         case .betweenTags:
             switch ID3v2TagHeader.recognise(context.window, at: 0) {
-            case .header(let header):
-                let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
-                state = .tag(header, readCount: min(header.totalByteCount, limit))
+            case .header:
+                reader = ID3v2StreamReader(limits: context.limits)
+                state = .tag
             case .needMoreData(let n):
                 if !context.window.isFinal { return .needMoreData(atLeast: n) }
                 state = .detecting
@@ -60,24 +63,21 @@ struct ID3v2PrefixParser: FormatParser {
             }
             return .continue
 
-        case .tag(let header, let readCount):
-            guard let bytes = context.window.peekBytes(count: readCount) else {
-                if context.window.isFinal {
-                    throw context.error(
-                        .invalidFile, "id3v2: stream ends inside a tag of \(header.totalByteCount) bytes")
-                }
-                return .needMoreData(atLeast: readCount)
+        case .tag:
+            guard reader != nil else { throw context.error(.unspecifiedError, "id3v2: no tag reader") }
+            // Safe to force unwrap: checked just above; the call mutates the stored reader in place.
+            switch reader!.step(&context) {
+            case .needMoreData(let n):
+                return .needMoreData(atLeast: n)
+            case .skip(let n):
+                return .skip(n)
+            case .done(let tag):
+                metadata = metadata.merging(tag.metadata)
+            case .notATag:
+                break
             }
-            context.window.consume(readCount)
-            if let tagMetadata = Self.metadata(fromTag: bytes) { metadata = metadata.merging(tagMetadata) }
+            reader = nil
             state = .betweenTags
-            let rest = header.totalByteCount - readCount
-            if rest > 0 {
-                context.diagnose(
-                    "id3v2: \(header.totalByteCount)-byte tag exceeds maxTagBytes; first \(readCount) bytes read, "
-                        + "\(rest) skipped")
-                return .skip(Int64(rest))
-            }
             return .continue
 
         case .detecting:
@@ -112,8 +112,9 @@ struct ID3v2PrefixParser: FormatParser {
         switch state {
         case .delegating:
             try container?.finish(&context)
-        case .tag(let header, _):
-            throw context.error(.invalidFile, "id3v2: stream ends inside a tag of \(header.totalByteCount) bytes")
+        case .tag:
+            _ = reader?.finish(&context)
+            throw context.error(.invalidFile, "id3v2: stream ends inside a tag, before any audio")
         case .betweenTags, .detecting:
             throw context.error(.unsupportedFileType, "id3v2: no audio container after the ID3v2 tag")
         }
@@ -126,6 +127,7 @@ struct ID3v2PrefixParser: FormatParser {
         case .tag:
             // The rest of the tag is lost: look for the container in what follows.
             context.diagnose("id3v2: discontinuity inside the tag; its metadata is dropped")
+            reader = nil
             state = .detecting
         case .betweenTags, .detecting:
             state = .detecting
@@ -138,11 +140,4 @@ struct ID3v2PrefixParser: FormatParser {
         container?.prepareForSeek(toPacket: packet, byteOffset: byteOffset) ?? false
     }
 
-    /// The metadata of one tag's bytes (the whole tag, or its first part), via `ID3v2TagReader`.
-    static func metadata(fromTag bytes: [UInt8]) -> AudioMetadata? {
-        guard let entries = ID3v2TagReader.read(bytes), !entries.isEmpty else { return nil }
-        var metadata = AudioMetadata()
-        ID3v2TagReader.merge(entries, into: &metadata)
-        return metadata
-    }
 }

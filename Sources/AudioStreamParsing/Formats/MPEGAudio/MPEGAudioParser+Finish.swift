@@ -15,18 +15,21 @@ extension MPEGAudioParser {
         let leftoverStart = context.window.position
 
         // Tags that end the stream, possibly reaching back into junk already consumed.
-        var tagBytes: Int64 = 0
-        var tags: [TrailingTags.Tag] = []
         let run = junk + Int64(leftover.count)
-        for tag in TrailingTags.endingTags(leftover) {
-            let size = min(Int64(tag.byteCount), run - tagBytes)
-            guard size > 0 else { break }
-            let end = leftover.count - Int(tagBytes)
-            let start = end - Int(size)
-            let bytes = start >= 0 ? Array(leftover[start..<end]) : []
-            tags.insert(
-                .init(kind: tag.kind, offset: leftoverStart + Int64(start), byteCount: size, bytes: bytes), at: 0)
-            tagBytes += size
+        let layout = TrailingTagLocator.locate(in: leftover)
+        let tagBytes = min(Int64(leftover.count - layout.start), run)
+        var tags: [TrailingTags.Tag] = []
+        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+        ]
+        let cutoff = leftover.count - Int(tagBytes)
+        for case (let kind, let range?) in ranges where range.upperBound > cutoff {
+            let start = max(range.lowerBound, cutoff)
+            let bytes = range.lowerBound >= 0 ? Array(leftover[range]) : []
+            tags.append(
+                .init(
+                    kind: kind, offset: leftoverStart + Int64(start), byteCount: Int64(range.upperBound - start),
+                    bytes: bytes))
         }
         let rest = run - tagBytes
         if rest > 0 {
@@ -45,7 +48,7 @@ extension MPEGAudioParser {
         for tag in tags { trailingTags.append(tag) }
         state = .searching(Search())
 
-        if let metadata = trailingTags.metadata() { context.announce(.metadata(metadata)) }
+        if let metadata = trailingTags.metadata(limits: context.limits) { context.announce(.metadata(metadata)) }
         guard isContinuous else { return }
         let packets = statistics.packets
         finalPacketCount = packets

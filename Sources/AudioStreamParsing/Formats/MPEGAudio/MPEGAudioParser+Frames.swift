@@ -110,7 +110,16 @@ extension MPEGAudioParser {
         let length: Int
         switch kind {
         case .id3v1:
-            length = TrailingTags.id3v1ByteCount
+            // A `TAG+` block is followed by its ID3v1 tag: both are read as one.
+            let plus = TrailingTags.enhancedID3v1ByteCount - TrailingTags.id3v1ByteCount
+            if window.matches(TrailingTags.enhancedID3v1Magic, at: 0) {
+                if window.readable < plus + 3 && !window.isFinal { return .needMoreData(atLeast: plus + 3) }
+                length =
+                    window.matches(TrailingTags.id3v1Magic, at: plus)
+                    ? TrailingTags.enhancedID3v1ByteCount : TrailingTags.id3v1ByteCount
+            } else {
+                length = TrailingTags.id3v1ByteCount
+            }
         case .apev2:
             guard window.readable >= TrailingTags.apeHeaderByteCount else {
                 return window.isFinal ? nil : .needMoreData(atLeast: TrailingTags.apeHeaderByteCount)

@@ -1,12 +1,12 @@
 /// Tags found after the audio frames of an MPEG stream (or between frames, in concatenated files):
-/// ID3v1, APEv2, ID3v2 and Lyrics3v2. They are recognised so that they are neither packets nor junk;
-/// their bytes are kept (up to `ParserLimits.maxTagBytes`) for the metadata readers, which plug in at
-/// ``metadata()``.
+/// ID3v1 (with `TAG+`), APEv2, ID3v2 and Lyrics3v2. They are recognised so that they are neither
+/// packets nor junk; their bytes are kept (up to `ParserLimits.maxTagBytes`) and read by the
+/// metadata readers (``metadata(limits:)``) when they end the stream.
 ///
 /// Layouts recognised:
 ///
 /// ```
-///  ID3v1:      "TAG" title(30) artist(30) album(30) year(4) comment(30) genre(1)   = 128 bytes
+///  ID3v1:      ["TAG+" … 227 bytes] "TAG" title(30) artist(30) album(30) year(4) comment(30) genre(1)
 ///  APEv2:      [header 32] items … footer 32
 ///              header/footer: "APETAGEX" version(4 LE) size(4 LE: items + footer)
 ///                             item count(4 LE) flags(4 LE: bit 31 has header, bit 29 is header)
@@ -40,19 +40,33 @@ struct TrailingTags {
     private(set) var tags: [Tag] = []
 
     static let id3v1ByteCount = 128
+    /// A `TAG+` block (227 bytes) followed by its ID3v1 tag.
+    static let enhancedID3v1ByteCount = 227 + 128
+    static let enhancedID3v1Magic: [UInt8] = Array("TAG+".utf8)
     static let apeHeaderByteCount = 32
     static let id3v1Magic: [UInt8] = Array("TAG".utf8)
     static let apeMagic: [UInt8] = Array("APETAGEX".utf8)
-    static let lyrics3EndMagic: [UInt8] = Array("LYRICS200".utf8)
 
     mutating func append(_ tag: Tag) { tags.append(tag) }
     mutating func removeAll() { tags.removeAll() }
     var isEmpty: Bool { tags.isEmpty }
 
-    /// The metadata the tags carry: the hook where ID3v1, APEv2 and trailing ID3v2 readers plug in.
-    /// Until they exist it returns `nil` (the tags are recognised and skipped, not read).
-    func metadata() -> AudioMetadata? {
-        nil
+    /// The metadata the tags carry, in stream order (an info key keeps the first value: APEv2
+    /// before ID3v1), read by `ID3v1Tag`, `APEv2Tag` and `ID3v2Tag`; `nil` when none of them has any.
+    /// Tags held only in part (larger than `maxTagBytes`, or begun before the bytes kept) are not read.
+    func metadata(limits: ParserLimits) -> AudioMetadata? {
+        var merged = AudioMetadata()
+        for tag in tags where !tag.bytes.isEmpty {
+            let metadata: AudioMetadata?
+            switch tag.kind {
+            case .id3v1: metadata = ID3v1Tag.parse(tag.bytes)?.metadata
+            case .apev2: metadata = APEv2Tag.parse(tag.bytes, limits: limits)?.metadata
+            case .id3v2: metadata = ID3v2Tag.parse(tag.bytes, limits: limits)?.metadata
+            case .lyrics3: metadata = nil
+            }
+            if let metadata { merged = merged.merging(metadata) }
+        }
+        return merged.isEmpty ? nil : merged
     }
 
     // MARK: Recognition at a frame boundary
@@ -98,39 +112,5 @@ struct TrailingTags {
         let isHeader = flags & 0x2000_0000 != 0
         guard size >= UInt64(apeHeaderByteCount) else { return nil }
         return isHeader ? (size > UInt64(Int32.max) ? nil : apeHeaderByteCount + Int(size)) : apeHeaderByteCount
-    }
-
-    // MARK: Recognition at the end of the stream
-
-    /// The tags that end `tail` (the last bytes of the stream, which ended right after them), from
-    /// the last one backwards: ID3v1, then Lyrics3v2 and/or APEv2 before it. Lengths may exceed
-    /// `tail.count` (an APEv2 or Lyrics3 tag whose start was already passed).
-    static func endingTags(_ tail: [UInt8]) -> [(kind: Kind, byteCount: Int)] {
-        var found: [(Kind, Int)] = []
-        var end = tail.count
-        if end >= id3v1ByteCount, tail[(end - id3v1ByteCount)..<(end - id3v1ByteCount + 3)].elementsEqual(id3v1Magic) {
-            found.append((.id3v1, id3v1ByteCount))
-            end -= id3v1ByteCount
-        }
-        // Lyrics3v2: size (6 digits) + "LYRICS200" right before ID3v1.
-        if end >= 15, tail[(end - 9)..<end].elementsEqual(lyrics3EndMagic) {
-            let digits = tail[(end - 15)..<(end - 9)]
-            if digits.allSatisfy({ (0x30...0x39).contains($0) }) {
-                let size = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-                found.append((.lyrics3, size + 15))
-                end -= min(end, size + 15)
-            }
-        }
-        // APEv2 footer.
-        if end >= apeHeaderByteCount, tail[(end - apeHeaderByteCount)..<(end - 24)].elementsEqual(apeMagic) {
-            let f = end - apeHeaderByteCount
-            let size = Int(tail[f + 12]) | Int(tail[f + 13]) << 8 | Int(tail[f + 14]) << 16 | Int(tail[f + 15]) << 24
-            let flags = UInt32(tail[f + 23]) << 24
-            let hasHeader = flags & 0x8000_0000 != 0
-            if size >= apeHeaderByteCount {
-                found.append((.apev2, size + (hasHeader ? apeHeaderByteCount : 0)))
-            }
-        }
-        return found
     }
 }
