@@ -329,6 +329,125 @@ sine 8000 0.1 1
 mk au/pcm_s16be-8000-1ch-sox-pipe.au "data size 0xFFFFFFFF from sox writing to a pipe, annotation 'Processed by SoX'" "" \
     '$FF -filter_complex "$SIG" $BX -f s16le - | sox -V1 -t raw -r 8000 -c 1 -b 16 -e signed-integer - -t au - | cat > "$OUT"'
 
+# ============================================================== MPEG audio
+# MP3 (Layer III) and MP2 (Layer II) from real encoders: LAME 3.100 (CBR, VBR,
+# ABR, MPEG-2/2.5 rates, CRC, free format, --nogap), ffmpeg (libmp3lame with and
+# without Xing, mp2), TwoLAME 0.4.0 (Layer II CBR/VBR/CRC/free format); tags from
+# ffmpeg, eyeD3 and mutagen; a few derived files (junk, concatenation, two
+# ID3v2 tags) made by tools/derive_mpeg.py. No Debian tool encodes Layer I.
+# Extra variables in the recorded commands:
+#   $LAME     lame --quiet
+#   $TWOLAME  twolame --quiet
+#   $MDERIVE  python3 tools/derive_mpeg.py
+#   $MUTAGEN  /usr/bin/python3 tools/tag_mutagen.py (Debian's python3-mutagen)
+for tool in lame twolame eyeD3; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: missing $tool" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import mutagen' 2>/dev/null || { echo "generate.sh: missing python3-mutagen" >&2; exit 1; }
+mkdir -p mpeg
+find mpeg -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(mpeg)
+LAME="lame --quiet"
+TWOLAME="twolame --quiet"
+MDERIVE="python3 tools/derive_mpeg.py"
+MUTAGEN="/usr/bin/python3 tools/tag_mutagen.py"
+# The current signal as 16-bit WAV in $T/in.wav (the LAME/TwoLAME input).
+WAVIN='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav"'
+
+# ---- LAME, MPEG-1
+sine 44100 1 2
+mk mpeg/mp3-44100-2ch-lame-cbr128.mp3 "LAME CBR 128 kbit/s: Info tag + LAME extension (delay 576), 417/418-byte frames (padding)" "" \
+    "$WAVIN"' && $LAME -b 128 "$T/in.wav" "$OUT"'
+mk mpeg/mp3-44100-2ch-lame-notag.mp3 "LAME CBR 128 kbit/s without Xing/Info tag (-t): no gapless info, first frame is audio" "" \
+    "$WAVIN"' && $LAME -t -b 128 "$T/in.wav" "$OUT"'
+mk mpeg/mp3-44100-2ch-lame-v5.mp3 "LAME VBR -V5: Xing tag with TOC, variable frame sizes" "" \
+    "$WAVIN"' && $LAME -V5 "$T/in.wav" "$OUT"'
+mk mpeg/mp3-44100-2ch-lame-abr96.mp3 "LAME ABR 96 kbit/s (--abr, VBR method 3 in the LAME tag)" "" \
+    "$WAVIN"' && $LAME --abr 96 --resample 44.1 "$T/in.wav" "$OUT"'
+mk mpeg/mp3-44100-2ch-lame-free.mp3 "free-format Layer III (bitrate_index 0, 200 kbit/s): frame length from the next sync; Info tag in a free-format frame" \
+    "ffprobe 5.1 fails (Invalid frame size): oracle unusable; expectation by hand (frames of 653/654 bytes, 40 audio frames per the Info tag)" \
+    "$WAVIN"' && $LAME --freeformat -b 200 "$T/in.wav" "$OUT"'
+noise 44100 0.5 2 31
+mk mpeg/mp3-44100-2ch-lame-v0.mp3 "LAME VBR -V0 on noise: large and varying frames, Xing TOC" "" \
+    "$WAVIN"' && $LAME -V0 "$T/in.wav" "$OUT"'
+sine 44100 1 1
+mk mpeg/mp3-44100-1ch-lame-cbr64-crc.mp3 "mono MPEG-1 with CRC (-p): protection bit 0 in every frame; Info tag at mono offset 21 (LAME ignores the CRC there)" "" \
+    "$WAVIN"' && $LAME -m m -b 64 -p "$T/in.wav" "$OUT"'
+sine 48000 0.5 2
+mk mpeg/mp3-48000-2ch-lame-cbr320.mp3 "LAME CBR 320 kbit/s at 48 kHz: every frame 960 bytes (no padding), Info tag" "" \
+    "$WAVIN"' && $LAME -b 320 "$T/in.wav" "$OUT"'
+# ---- LAME, MPEG-2 and MPEG-2.5 (lower sampling frequencies, 576 samples per frame)
+sine 22050 1 2
+mk mpeg/mp3-22050-2ch-lame-lsf.mp3 "MPEG-2 Layer III 22.05 kHz stereo 64 kbit/s, Info tag (side info 17 bytes)" "" \
+    "$WAVIN"' && $LAME -b 64 --resample 22.05 "$T/in.wav" "$OUT"'
+sine 24000 1 1
+mk mpeg/mp3-24000-1ch-lame-lsf.mp3 "MPEG-2 Layer III 24 kHz mono 64 kbit/s, Info tag (side info 9 bytes)" "" \
+    "$WAVIN"' && $LAME -m m -b 64 --resample 24 "$T/in.wav" "$OUT"'
+sine 16000 1 2
+mk mpeg/mp3-16000-2ch-lame-lsf-notag.mp3 "MPEG-2 Layer III 16 kHz 32 kbit/s: 144-byte frames, too small for an Info tag (LAME writes none)" "" \
+    "$WAVIN"' && $LAME -b 32 --resample 16 "$T/in.wav" "$OUT"'
+sine 8000 1 1
+mk mpeg/mp3-8000-1ch-lame-mpeg25.mp3 "MPEG-2.5 Layer III 8 kHz mono 32 kbit/s (version bits 00), Info tag" "" \
+    "$WAVIN"' && $LAME -m m -b 32 --resample 8 "$T/in.wav" "$OUT"'
+sine 11025 1 2
+mk mpeg/mp3-11025-2ch-lame-mpeg25.mp3 "MPEG-2.5 11.025 kHz stereo 32 kbit/s, Info tag" "" \
+    "$WAVIN"' && $LAME -b 32 --resample 11.025 "$T/in.wav" "$OUT"'
+sine 12000 1 1
+mk mpeg/mp3-12000-1ch-lame-mpeg25-notag.mp3 "MPEG-2.5 12 kHz mono 24 kbit/s: 144-byte frames, no Info tag" "" \
+    "$WAVIN"' && $LAME -m m -b 24 --resample 12 "$T/in.wav" "$OUT"'
+# ---- LAME --nogap: two files encoded as one continuous stream (padding 0 in the first)
+sine 44100 2 2
+mk mpeg/mp3-44100-2ch-lame-nogap1.mp3 "first of two --nogap files (--nogaptags keeps the Info tag): LAME padding 0, fewer frames than the input needs" \
+    "the second file of the same run is the next row" \
+    "$WAVIN"' && $FF -i "$T/in.wav" $BX -t 1 "$T/a.wav" && $FF -ss 1 -i "$T/in.wav" $BX "$T/b.wav" && mkdir -p "$T/ng" && $LAME --nogap --nogaptags "$T/a.wav" "$T/b.wav" --nogapout "$T/ng" && cp "$T/ng/a.mp3" "$OUT"'
+mk mpeg/mp3-44100-2ch-lame-nogap2.mp3 "second --nogap file: the first one's last samples lead it; LAME padding 1080" "output of the previous row's command" \
+    'cp "$T/ng/b.mp3" "$OUT"'
+# ---- ffmpeg (libmp3lame, mp2)
+sine 44100 1 1
+mk_ff mpeg/mp3-44100-1ch-ffmpeg-xing.mp3 "ffmpeg libmp3lame CBR mono: 20-byte empty ID3v2.4 tag, Info frame with LAME extension 'Lavf'" "" \
+    -c:a libmp3lame -b:a 96k
+sine 44100 1 2
+mk_ff mpeg/mp3-44100-2ch-ffmpeg-vbr.mp3 "ffmpeg libmp3lame VBR (-q:a 4): Xing frame with TOC and 'Lavf' LAME extension after an empty ID3v2 tag" "" \
+    -c:a libmp3lame -q:a 4
+mk_ff mpeg/mp3-44100-2ch-ffmpeg-noxing.mp3 "ffmpeg libmp3lame with -write_xing 0 and no ID3v2: bare frames from byte 0" "" \
+    -c:a libmp3lame -b:a 128k -write_xing 0 -id3v2_version 0
+mk_ff mpeg/mp2-44100-2ch-ffmpeg.mp2 "ffmpeg mp2 (MPEG-1 Layer II) 192 kbit/s, padding at 44.1 kHz" "" -c:a mp2 -b:a 192k
+sine 48000 1 1
+mk_ff mpeg/mp2-48000-1ch-ffmpeg.mp2 "ffmpeg mp2 mono 64 kbit/s at 48 kHz" "" -c:a mp2 -b:a 64k
+sine 24000 1 2
+mk_ff mpeg/mp2-24000-2ch-ffmpeg.mp2 "MPEG-2 Layer II (lower sampling frequency, 1152 samples per frame) 64 kbit/s" "" -c:a mp2 -b:a 64k
+# ---- TwoLAME (Layer II)
+sine 48000 1 2
+mk mpeg/mp2-48000-2ch-twolame.mp2 "TwoLAME Layer II 192 kbit/s" "" \
+    "$WAVIN"' && $TWOLAME -b 192 "$T/in.wav" "$OUT"'
+sine 32000 1 2
+mk mpeg/mp2-32000-2ch-twolame-crc.mp2 "TwoLAME Layer II with CRC (-p) at 32 kHz" "" \
+    "$WAVIN"' && $TWOLAME -p -b 128 "$T/in.wav" "$OUT"'
+noise 44100 0.5 2 33
+mk mpeg/mp2-44100-2ch-twolame-vbr.mp2 "TwoLAME Layer II VBR (-v): bit rate changes from frame to frame" "" \
+    "$WAVIN"' && $TWOLAME -v "$T/in.wav" "$OUT"'
+sine 44100 1 2
+mk mpeg/mp2-44100-2ch-twolame-free.mp2 "TwoLAME free-format Layer II (--freeformat, 200 kbit/s, no padding: every frame 653 bytes)" \
+    "ffprobe 5.1 fails on free format: oracle unusable; expectation by hand" \
+    "$WAVIN"' && $TWOLAME --freeformat -b 200 "$T/in.wav" "$OUT"'
+# ---- tags
+mk mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3 "ffmpeg libmp3lame with ID3v2.3 (TIT2/TPE1/TALB + 100-byte PNG APIC) in front and ID3v1 at the end" "" \
+    '$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png" && $FF -filter_complex "$SIG[a]" -i "$T/cover.png" -map "[a]" -map 0:v $BX -c:a libmp3lame -b:a 128k -c:v copy -id3v2_version 3 -write_id3v1 1 -metadata title="MPEG Title" -metadata artist="MPEG Artist" -metadata album="MPEG Album" -metadata:s:v title=Cover -metadata:s:v comment="Cover (front)" "$OUT"'
+mk mpeg/mp3-44100-2ch-id3v24-eyed3.mp3 "eyeD3: ID3v2.4 tag with APIC (front cover PNG) and text frames in front of a LAME file, ID3v1.1 at the end" "" \
+    "$WAVIN"' && $LAME -b 128 "$T/in.wav" "$OUT" && $FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png" && eyeD3 --quiet -t "Eye Title" -a "Eye Artist" -A "Eye Album" --add-image "$T/cover.png:FRONT_COVER" "$OUT" >/dev/null && eyeD3 --quiet -1 -t "Eye Title" -a "Eye Artist" "$OUT" >/dev/null'
+mk mpeg/mp3-44100-2ch-apev2-id3v1.mp3 "APEv2 tag (mutagen: header + 2 items + footer) then ID3v1 (eyeD3) after the last frame" "ffprobe does not show APEv2" \
+    "$WAVIN"' && $LAME -b 128 "$T/in.wav" "$OUT" && $MUTAGEN apev2 "$OUT" Title="APE Title" Artist="APE Artist" && eyeD3 --quiet -1 -t "V1 Title" "$OUT" >/dev/null'
+# ---- derived: junk, concatenation, two leading tags
+mk mpeg/mp3-44100-2ch-junk.mp3 "1000 bytes of text before the first frame, 300 zero bytes after frame 10, 3 bytes after frame 20 (no Xing frame, so ffprobe's packets stay comparable)" \
+    "derived from LAME -t output by tools/derive_mpeg.py; ffprobe appends junk after a frame to that frame's packet (718 and 421 bytes)" \
+    "$WAVIN"' && $LAME -t -b 128 "$T/in.wav" "$T/notag.mp3" && $MDERIVE junk "$T/notag.mp3" "$OUT" --prefix-text "JUNK before the first frame. " --prefix-length 1000 --after-frame 10:300:zero --after-frame 20:3:text'
+mk mpeg/mp3-44100-2ch-concat.mp3 "two LAME files concatenated (CBR 128 then VBR -V5): the second file's Xing frame is an ordinary packet in the middle; the first Info tag declares 40 frames of 81" \
+    "derived by tools/derive_mpeg.py concat" \
+    "$WAVIN"' && $LAME -b 128 "$T/in.wav" "$T/c1.mp3" && $LAME -V5 "$T/in.wav" "$T/c2.mp3" && $MDERIVE concat "$OUT" "$T/c1.mp3" "$T/c2.mp3"'
+mk mpeg/mp3-44100-2ch-two-id3v2.mp3 "two consecutive ID3v2 tags (ffmpeg's v2.3 tag with APIC, then eyeD3's v2.4 tag) before a LAME stream" \
+    "derived by tools/derive_mpeg.py prepend-tag from the two tagged fixtures above" \
+    '$MDERIVE prepend-tag mpeg/mp3-44100-2ch-id3v24-eyed3.mp3 "$OUT" --tag-of mpeg/mp3-44100-2ch-id3v23-apic-id3v1.mp3'
+
 # ======================================================================= ADTS
 # ADTS AAC from ffmpeg's native AAC encoder (`-c:a aac -f adts`), plus files
 # derived from it by tools/adts.py (CRC fields, several raw data blocks per frame,
@@ -460,9 +579,12 @@ mk tags/apev2-mutagen-id3v1.mp3 "APEv2 (mutagen: header + 8 items incl. binary '
     ffmpeg -version | head -n 1
     ffprobe -version | head -n 1
     sox --version | sed 's/^sox: *//'
+    lame --version | head -n 1 || true
+    twolame --help 2>&1 | grep -m 1 '^TwoLAME version' || true
+    echo "eyeD3 $(eyeD3 --version 2>&1 | head -n 1)"
     python3 --version
     if command -v dpkg-query >/dev/null; then
-        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0 libopus0 2>/dev/null || true
+        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0 libopus0 lame twolame eyed3 python3-mutagen 2>/dev/null || true
     fi
 } > "$T/versions.txt"
 cat "$T/versions.txt"

@@ -6,7 +6,7 @@ sudo_=""
 [ "$(id -u)" -eq 0 ] || sudo_="sudo"
 $sudo_ apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq \
-    ffmpeg sox libsox-fmt-all sndfile-programs lame flac vorbis-tools opus-tools python3
+    ffmpeg sox libsox-fmt-all sndfile-programs lame twolame flac vorbis-tools opus-tools python3
 # Taggers for Fixtures/tags/ (the metadata readers' fixtures): id3lib's id3v2, eyeD3,
 # mutagen (Debian's python3-mutagen, run with /usr/bin/python3; `pip install mutagen`
 # works too when that interpreter lacks it) and MP3::Tag (writes ID3v2.3 unsynchronisation).

@@ -19,6 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chunks as C  # noqa: E402
+import mpeg as M  # noqa: E402
 
 FRAMES = 200  # frames kept in the shortened base files
 
@@ -462,6 +463,78 @@ def au_cases(fx):
     patched("au-channels-huge.au", 20, 0xFFFFFFFF, "channels 0xFFFFFFFF", "header channels field @20")
 
 
+# ------------------------------------------------------------------------ MPEG
+
+def mpeg_cases(fx):
+    src = "mpeg/mp3-44100-2ch-lame-notag.mp3"
+    buf = C.read(os.path.join(fx, src))
+    frames = M.frames(buf, 0)
+    n15 = frames[14][0] + frames[14][1]
+    base = bytearray(buf[:n15])           # 15 whole frames, no tag
+    desc = src + " (first 15 frames)"
+    f10 = frames[10][0]
+    emit("mpeg-trunc-mid-frame.mp3", base[:f10 + 100], desc,
+         "10 whole frames then the first 100 bytes of frame 10 (%d bytes): partial last frame" % frames[10][1],
+         "inside frame 10 @%d" % f10)
+    emit("mpeg-trunc-in-header.mp3", base[:2], desc, "only the first 2 bytes of the first frame header",
+         "inside the first frame header")
+
+    def patched_header(name, edit, defect):
+        b = bytearray(base)
+        off = frames[5][0]
+        edit(b, off)
+        emit(name, b, desc, defect, "header of frame 5 @%d" % off)
+
+    patched_header("mpeg-bitrate-index-15.mp3", lambda b, o: b.__setitem__(o + 2, b[o + 2] | 0xF0),
+                   "frame 5 header has bitrate_index 15 (forbidden): that frame is junk, the parser resyncs at frame 6")
+    patched_header("mpeg-samplerate-index-3.mp3", lambda b, o: b.__setitem__(o + 2, b[o + 2] | 0x0C),
+                   "frame 5 header has sampling_frequency 3 (reserved): that frame is junk, the parser resyncs at frame 6")
+
+    # Junk only: text with header-like words that never confirm (false syncs).
+    rng = random.Random(20240507)
+    junk = bytearray()
+    while len(junk) < 4096:
+        junk += b"not MPEG audio, just junk " if rng.random() < 0.9 else b"\xff\xfb\x90\x64"
+    emit("mpeg-junk-only.mp3", junk[:4096], "(none)",
+         "4096 bytes of text with scattered 0xFFFB9064 header words that no next frame confirms",
+         "no frame anywhere")
+
+    # ID3v2.3 tag whose PRIV frame holds three real frames (syncs inside the tag), then 12 frames.
+    inner = bytes(buf[frames[0][0]:frames[2][0] + frames[2][1]])
+    priv = b"fixtures\x00" + inner
+    frame = b"PRIV" + struct.pack(">I", len(priv)) + b"\x00\x00" + priv
+
+    def syncsafe(n):
+        return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+    tag = b"ID3\x03\x00\x00" + syncsafe(len(frame)) + frame
+    audio = bytes(buf[:frames[11][0] + frames[11][1]])
+    emit("mpeg-sync-in-id3.mp3", tag + audio, desc,
+         "VALID: ID3v2.3 tag (%d bytes) whose PRIV frame holds 3 complete MPEG frames; 12 real frames follow" % len(tag),
+         "ID3v2 tag @0, audio @%d" % len(tag))
+    emit("mpeg-id3v2-size-256mb.mp3",
+         b"ID3\x04\x00\x00" + syncsafe(0x0FFFFFFF) + audio, desc,
+         "ID3v2.4 header claiming 268435455 bytes (syncsafe 0x7F7F7F7F) in front of 12 frames: the tag never ends",
+         "ID3v2 size field @6")
+    emit("mpeg-id3v2-only.mp3", tag, desc, "an ID3v2 tag and nothing after it (no audio)", "end of the tag")
+    emit("mpeg-trunc-in-id3v2.mp3", tag[:len(tag) // 2], desc, "file cut in the middle of the ID3v2 tag",
+         "inside the ID3v2 tag @%d" % (len(tag) // 2))
+
+    # Info-tagged stream cut short: the tag declares 40 frames, 14 remain.
+    xsrc = "mpeg/mp3-44100-2ch-lame-cbr128.mp3"
+    xbuf = C.read(os.path.join(fx, xsrc))
+    xframes = M.frames(xbuf, 0)
+    cut = xframes[14][0] + xframes[14][1]
+    emit("mpeg-xing-count-exceeds-stream.mp3", xbuf[:cut], xsrc,
+         "Info frame + 14 audio frames, but the Info tag declares 40 frames and %d bytes" % len(xbuf),
+         "end of stream after frame 14 @%d" % cut)
+    # LAME delay/padding larger than the stream: Info frame + 1 audio frame, delay = padding = 4095.
+    b = bytearray(xbuf[:xframes[1][0] + xframes[1][1]])
+    lame = 36 + 120                      # LAME extension offset in an MPEG-1 stereo Info frame
+    b[36 + 8:36 + 12] = struct.pack(">I", 1)   # Xing frames = 1
+    b[lame + 21:lame + 24] = b"\xff\xff\xff"
+    emit("mpeg-lame-delay-exceeds-stream.mp3", b, xsrc,
+         "Info frame (frames = 1) + 1 audio frame with LAME delay and padding 4095: priming exceeds the stream (tag CRC no longer matches)",
+         "LAME extension delay/padding @%d" % (lame + 21))
 # ------------------------------------------------------------------------ ADTS
 
 def adts_cases(fx):
@@ -552,6 +625,7 @@ def main():
     aifc_cases(a.fixtures)
     caf_cases(a.fixtures)
     au_cases(a.fixtures)
+    mpeg_cases(a.fixtures)
     adts_cases(a.fixtures)
     unknown_cases()
     for spec in a.extra:

@@ -14,7 +14,8 @@ Writes the normalized JSON (sorted keys, 1-space indent) to stdout:
   "stream": {codec_name, codec_tag_string, sample_fmt, sample_rate, channels,
              channel_layout, bits_per_sample, bits_per_raw_sample, block_align,
              time_base, duration_ts, nb_frames, extradata_hex, tags} | null,
-  "summary": {packets, first_pos, bytes, duration_sum, last_end},
+  "summary": {packets, first_pos, bytes, duration_sum, last_end
+              [, skip_samples, discard_padding]},
   "packets": [[pos, size, duration_in_sample_frames], ...],
   "errors": [...]
 }
@@ -23,6 +24,11 @@ Packet durations are converted from time_base units to sample frames
 and the file gets an "inexact duration" note in errors. A packet without a duration
 (ffprobe "N/A", e.g. ALAC/Opus in CAF) gets null, and summary.duration_sum is then
 null too.
+
+summary.skip_samples is packet 0's "Skip Samples" side data skip_samples (MP3:
+LAME encoder delay + 529) and summary.discard_padding the last packet's
+discard_padding (MP3: LAME padding - 529); each key is present only when
+ffprobe reports that side data on that packet.
 """
 
 import argparse
@@ -102,6 +108,8 @@ def main():
 
     stream_out = None
     packets_out = []
+    skip_samples = None
+    discard_padding = None
     inexact = False
     any_null = False
     if st is not None:
@@ -147,9 +155,18 @@ def main():
                 inexact = True
             return int(round(v))
 
-        for p in main_j.get("packets", []) or []:
-            if p.get("stream_index") != idx:
-                continue
+        mine = [p for p in (main_j.get("packets", []) or []) if p.get("stream_index") == idx]
+
+        def side(p, key):
+            for sd in p.get("side_data_list", []) or []:
+                if sd.get("side_data_type") == "Skip Samples" and key in sd:
+                    return to_int(sd.get(key))
+            return None
+
+        if mine:
+            skip_samples = side(mine[0], "skip_samples")
+            discard_padding = side(mine[-1], "discard_padding")
+        for p in mine:
             dur = frames(p.get("duration"))
             if dur is None:
                 any_null = True
@@ -167,6 +184,10 @@ def main():
         "duration_sum": (None if any_null else sum(p[2] for p in packets_out)),
         "last_end": (last[0] + last[1]) if last and last[0] is not None and last[1] is not None else None,
     }
+    if skip_samples is not None:
+        summary["skip_samples"] = skip_samples
+    if discard_padding is not None:
+        summary["discard_padding"] = discard_padding
     out = {
         "file": os.path.basename(a.file),
         "ok": ok,

@@ -41,12 +41,20 @@ protocol FormatParser {
 struct FormatProbe: Sendable {
     /// The result of looking at the first bytes of a stream.
     enum Result {
-        /// The bytes are this container; parse them with this parser.
-        case match(AudioFileType, any FormatParser)
+        /// The bytes are this container; parse them with this parser. `offset` is where its first unit
+        /// starts after the window's position: 0 for a container recognised by a magic at the start, more
+        /// for a probe that scans past junk (MPEG audio, ADTS). The earliest match wins.
+        case match(AudioFileType, any FormatParser, offset: Int = 0)
+        /// The bytes start with something that precedes a container without being one (a leading
+        /// ID3v2 tag). Its parser consumes it, detects the container that follows, sets
+        /// `ParseContext.fileType` and announces `fileFormat` itself, then delegates to that container.
+        case prefix(any FormatParser)
         /// The bytes are not this container.
         case noMatch
-        /// This many bytes are needed to decide.
-        case needMoreData(atLeast: Int)
+        /// This many bytes are needed to decide. No match can start before `noMatchBefore`: a scanning
+        /// probe reports how far it has ruled the bytes out (0 for a probe that checks a magic at the
+        /// start), so a later probe's match that starts earlier need not wait for it.
+        case needMoreData(atLeast: Int, noMatchBefore: Int = 0)
     }
 
     /// The file types this probe recognises (for hints).

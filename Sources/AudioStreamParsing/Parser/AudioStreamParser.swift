@@ -68,6 +68,7 @@ public final class AudioStreamParser {
         self.fileTypeHint = fileTypeHint
         self.options = options
         self.context = ParseContext(limits: options.limits)
+        self.context.fileTypeHint = fileTypeHint
     }
 
     // MARK: Feeding
@@ -133,8 +134,10 @@ public final class AudioStreamParser {
     public func finish() throws(AudioStreamError) {
         try checkUsable(finishing: true)
         context.window.isFinal = true
-        // Detection decides on exactly the bytes there are, however they were chunked.
-        if format == nil { needed = 0 }
+        // Detect, or step, once more with `isFinal` set even when fewer bytes than last asked for are
+        // readable: detection decides on exactly the bytes there are, however they were chunked, and a
+        // parser can accept a last unit whose end is the end of the stream.
+        if format == nil || context.window.readable > 0 { needed = 0 }
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {
@@ -216,6 +219,9 @@ public final class AudioStreamParser {
             format = parser
             context.fileType = type
             context.announce(.fileFormat(type))
+            return true
+        case .prefix(let parser):
+            format = parser
             return true
         case .needMoreData(let n):
             if context.window.isFinal { throw streamTooShortError }

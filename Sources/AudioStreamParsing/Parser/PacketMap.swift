@@ -57,6 +57,11 @@ struct PacketMap {
     var packetFrames: [Int64]?
     /// The number of packets, when known.
     var packetCount: Int64?
+    /// For packets the constants and tables above do not place: an estimated byte offset (a seek
+    /// table such as MP3's Xing TOC, or bit-rate arithmetic). Answers are marked estimated.
+    var estimatedByteOffset: (@Sendable (_ packet: Int64) -> Int64?)?
+    /// The inverse of `estimatedByteOffset`: the packet an unplaced data byte probably belongs to.
+    var estimatedPacket: (@Sendable (_ byte: Int64) -> PacketPosition?)?
     /// For packets past the end of `packetOffsets` (or all packets, without a table): the average
     /// distance in bytes between packet starts, to estimate their offsets from the table's last entry.
     /// Translations that use it are marked estimated.
@@ -98,6 +103,7 @@ struct PacketMap {
         if let table = packetOffsets, packet < table.count {
             return Translation(value: table[Int(packet)], isEstimated: false)
         }
+        if let estimate = estimatedByteOffset?(packet) { return Translation(value: estimate, isEstimated: true) }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {
             let (baseIndex, base) = estimationBase
             let estimate = Double(base) + Double(packet - baseIndex) * average
@@ -119,6 +125,7 @@ struct PacketMap {
             while i > 0 && table[i - 1] == table[i] { i -= 1 }
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
         }
+        if let estimate = estimatedPacket?(byte) { return Translation(value: estimate, isEstimated: true) }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {
             let (baseIndex, base) = estimationBase
             let count = (Double(byte - base) / average).rounded(.down)

@@ -15,6 +15,11 @@ struct ParseContext {
     let limits: ParserLimits
     /// The container being parsed, for error messages.
     var fileType: AudioFileType?
+    /// The file type hint the parser was created with (for detection after a prefix such as ID3v2).
+    var fileTypeHint: AudioFileType?
+    /// Metadata found before the container (leading ID3v2 tags). `publishHeader` announces it with
+    /// the container's header, and every `.metadata` value announced is merged after it.
+    var leadingMetadata: AudioMetadata?
     /// The index of the next packet to be emitted.
     var nextPacketIndex: Int64 = 0
     /// The latest value of every property announced so far (ahead of delivery).
@@ -53,6 +58,10 @@ struct ParseContext {
     /// Announces `value` if it differs from the last announced value of the same property
     /// (`readyToProducePackets` is announced once).
     mutating func announce(_ value: AudioStreamPropertyValue) {
+        var value = value
+        if let leading = leadingMetadata, case .metadata(let metadata) = value {
+            value = .metadata(leading.merging(metadata))
+        }
         if announced.value(of: value.id) == value { return }
         closeRun()
         announced.apply(value)
@@ -75,6 +84,10 @@ struct ParseContext {
                 if case .channelLayout(let l) = v { return l.tag } else { return nil }
             }).first ?? 0
             values.append(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: tag)]))
+        }
+        if leadingMetadata != nil, !values.contains(where: { $0.id == .infoDictionary }) {
+            // `announce` merges the leading metadata into this empty value.
+            values.append(.metadata(AudioMetadata()))
         }
         for value in values.sorted(by: { $0.announcementOrder < $1.announcementOrder }) {
             announce(value)

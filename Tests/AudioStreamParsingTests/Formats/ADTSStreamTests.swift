@@ -232,17 +232,20 @@ struct ADTSStreamTests {
 
     // MARK: Limits and changes
 
-    @Test("an ID3v2 tag larger than maxTagBytes is skipped unread with a diagnostic")
+    @Test("a leading ID3v2 tag larger than maxTagBytes is streamed frame by frame (shared prefix parser)")
     func largeTag() throws {
         let bytes = try ADTSFixtures.bytes("adts/aac-44100-2ch-id3v2.aac")
         let options = ParserOptions(limits: ParserLimits(maxTagBytes: 32))
         let (log, failures) = ChunkingVerifier.verify(bytes, options: options)
         #expect(failures.isEmpty, "\(failures)")
         #expect(log.lastValues[.dataOffset] == .dataOffset(65))
-        #expect(
-            ADTSFixtures.diagnostics(log).map(\.message) == [
-                "adts: ID3v2 tag of 65 bytes at 0 exceeds maxTagBytes; skipped unread"
-            ])
+        // Its frames (TIT2, TPE1) are each below the limit: nothing is skipped.
+        #expect(ADTSFixtures.diagnostics(log).isEmpty)
+        guard case .metadata(let metadata)? = log.lastValues[.infoDictionary] else {
+            Issue.record("no metadata")
+            return
+        }
+        #expect(metadata.info[InfoKey.title] == "ADTS Title")
         #expect(log.packetCount == 23)
     }
 

@@ -14,7 +14,7 @@ extension ADTSParser {
             case .notTag:
                 break
             case .needMoreData(let n):
-                return window.isFinal ? .noMatch : .needMoreData(atLeast: n)
+                return window.isFinal ? .noMatch : .needMoreData(atLeast: n, noMatchBefore: start)
             case .tag(let size):
                 start += size
                 if start >= limit { return .noMatch }
@@ -28,12 +28,12 @@ extension ADTSParser {
             case .noSync, .rejected, .id3Tag:
                 i += 1
             case .confirmed:
-                return .match(.aacADTS, ADTSParser())
+                return .match(.aacADTS, ADTSParser(), offset: i)
             case .needMoreData(let n):
                 if window.isFinal { return .noMatch }
-                if i < window.readable { return .needMoreData(atLeast: n) }
+                if i < window.readable { return .needMoreData(atLeast: n, noMatchBefore: i) }
                 // Out of bytes while scanning: ask for twice as many (at most the look-ahead).
-                return .needMoreData(atLeast: min(limit, max(n, 2 * window.readable)))
+                return .needMoreData(atLeast: min(limit, max(n, 2 * window.readable)), noMatchBefore: i)
             }
         }
         return .noMatch

@@ -1,0 +1,77 @@
+extension MPEGAudioParser {
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        guard let stream else {
+            throw context.error(.invalidFile, "mpeg: stream ends before a complete MPEG audio frame")
+        }
+        var junk: Int64 = 0
+        var junkStart = context.window.position
+        var inSync = true
+        if case .searching(let search) = state {
+            junk = search.junk
+            junkStart = search.junkStart ?? junkStart
+            inSync = false
+        }
+        let leftover = context.window.peekBytes(count: context.window.readable) ?? []
+        let leftoverStart = context.window.position
+
+        // Tags that end the stream, possibly reaching back into junk already consumed.
+        let run = junk + Int64(leftover.count)
+        let layout = TrailingTagLocator.locate(in: leftover)
+        let tagBytes = min(Int64(leftover.count - layout.start), run)
+        var tags: [TrailingTags.Tag] = []
+        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+        ]
+        let cutoff = leftover.count - Int(tagBytes)
+        for case (let kind, let range?) in ranges where range.upperBound > cutoff {
+            let start = max(range.lowerBound, cutoff)
+            let bytes = range.lowerBound >= 0 ? Array(leftover[range]) : []
+            tags.append(
+                .init(
+                    kind: kind, offset: leftoverStart + Int64(start), byteCount: Int64(range.upperBound - start),
+                    bytes: bytes))
+        }
+        let rest = run - tagBytes
+        if rest > 0 {
+            let partialFrame = leftover.count > 0 && inSync && junk == 0
+            if partialFrame, let header = MPEGFrameHeader(context.window, at: 0),
+                let length = stream.frameLength(header)
+            {
+                context.diagnose(
+                    "mpeg: stream ends inside a frame; partial frame of \(rest) of \(length) bytes dropped")
+            } else {
+                context.diagnose(at: junkStart, "mpeg: \(rest) bytes of junk skipped at the end of the stream")
+            }
+        }
+        context.window.consume(leftover.count)
+        // Tags met at frame boundaries stay; tags found in the tail follow them.
+        for tag in tags { trailingTags.append(tag) }
+        state = .searching(Search())
+
+        if let metadata = trailingTags.metadata(limits: context.limits) { context.announce(.metadata(metadata)) }
+        guard isContinuous else { return }
+        let packets = statistics.packets
+        finalPacketCount = packets
+        let declared = stream.declaredPacketCount
+        if let declared, declared != packets {
+            context.diagnose("mpeg: the Xing/VBRI header declares \(declared) frames; the stream has \(packets)")
+        }
+        context.announce(.audioDataPacketCount(UInt64(packets)))
+        let bytes = statistics.lastEnd.map { $0 - stream.dataOffset } ?? 0
+        context.announce(.audioDataByteCount(UInt64(max(0, bytes))))
+        if packets > 0 { announceRunningValues(stream, &context) }
+        if let info = packetTableInfo(stream, packets: packets, exact: declared == nil || declared == packets) {
+            context.announce(.packetTableInfo(info))
+        }
+    }
+
+    mutating func discontinuity(_ context: inout ParseContext) {
+        if case .searching(let search) = state { reportJunk(search, &context) }
+        state = .searching(Search())
+        trailingTags.removeAll()
+        if stream != nil {
+            isContinuous = false
+            packetIndicesAreExact = false
+        }
+    }
+}

@@ -1,0 +1,155 @@
+extension MPEGAudioParser {
+    /// In sync: emits the frame at the position, reads a tag that starts there, or starts a search.
+    mutating func stepInSync(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        guard let stream else {
+            state = .searching(Search())
+            return .continue
+        }
+        let window = context.window
+        if let header = MPEGFrameHeader(window, at: 0), stream.agrees(with: header),
+            let length = stream.frameLength(header), length > MPEGFrameHeader.byteCount
+        {
+            // The frame's end is proven by a header (of any stream), a tag, or the end of the data.
+            switch MPEGSyncSearch.confirm(
+                header, at: 0, window, freeFormatSlots: stream.freeFormatSlots, requireAgreement: false)
+            {
+            case .accept(let confirmed):
+                emitFrame(header, length: confirmed, stream, &context)
+                return .continue
+            case .needMoreData(let n):
+                return .needMoreData(atLeast: n)
+            case .reject:
+                // A partial last frame stays readable for `finish`, which drops it.
+                if window.isFinal && window.readable < length { return .needMoreData(atLeast: length) }
+                // Not followed by a frame or a tag: junk follows a whole frame, or the frame was cut
+                // short and the next one starts inside it. Only the second turns it into junk.
+                switch MPEGSyncSearch.search(window, from: 1, limit: length, freeFormatSlots: stream.freeFormatSlots) {
+                case .frame:
+                    state = .searching(Search(scanned: 1))
+                    return .continue
+                case .undecided(_, let n):
+                    return .needMoreData(atLeast: n)
+                case .exhausted:
+                    emitFrame(header, length: length, stream, &context)
+                    return .continue
+                }
+            }
+        }
+        switch TrailingTags.kind(in: window, at: 0) {
+        case .tag(let kind):
+            if let step = try readTag(kind, &context) { return step }
+        case .undecided(let n):
+            if !window.isFinal { return .needMoreData(atLeast: n) }
+        case .none:
+            break
+        }
+        if window.readable < MPEGFrameHeader.byteCount && !window.isFinal {
+            return .needMoreData(atLeast: MPEGFrameHeader.byteCount)
+        }
+        if window.readable == 0 { return .needMoreData(atLeast: 1) }
+        // Junk, or a frame of a different stream: search from here.
+        state = .searching(Search())
+        return .continue
+    }
+
+    /// Emits one frame as a packet and updates the totals.
+    private mutating func emitFrame(
+        _ header: MPEGFrameHeader, length: Int, _ stream: MPEGStream, _ context: inout ParseContext
+    ) {
+        let position = context.window.position
+        if let first = trailingTags.tags.first {
+            let kinds = trailingTags.tags.map(\.kind.rawValue).joined(separator: ", ")
+            context.diagnose(at: first.offset, "mpeg: tag(s) between frames skipped (\(kinds))")
+            trailingTags.removeAll()
+        }
+        recordOffset(packet: context.nextPacketIndex, at: position - stream.dataOffset, length: length, &context)
+        context.emitPacket(size: length, variableFrames: 0, frames: Int64(stream.framesPerPacket))
+        if isContinuous {
+            statistics.add(header, length: length, at: position)
+        } else {
+            statistics.largest = max(statistics.largest, length)
+        }
+        context.announce(.maximumPacketSize(UInt32(statistics.largest)))
+        let n = statistics.packets
+        if isContinuous, stream.declaredPacketCount == nil || stream.declaredByteCount == nil, n >= 16,
+            n & (n - 1) == 0
+        {
+            announceRunningValues(stream, &context)
+        }
+    }
+
+    /// Announces averageBytesPerPacket and bitRate from the frames so far.
+    func announceRunningValues(_ stream: MPEGStream, _ context: inout ParseContext) {
+        if let average = statistics.averageBytesPerPacket { context.announce(.averageBytesPerPacket(average)) }
+        if let bits = statistics.bitRate(samplesPerFrame: stream.framesPerPacket, sampleRate: stream.sampleRate) {
+            context.announce(.bitRate(bits))
+        }
+    }
+
+    /// Records where packet `packet` starts, when its index is exact and it extends the table.
+    private mutating func recordOffset(packet: Int64, at offset: Int64, length: Int, _ context: inout ParseContext) {
+        guard packetIndicesAreExact, !packetTableIsFull else { return }
+        if packetOffsets.isEmpty {
+            if packet == 0 { packetOffsets = [offset, offset + Int64(length)] }
+        } else if packet == Int64(packetOffsets.count - 1) {
+            packetOffsets[packetOffsets.count - 1] = offset
+            packetOffsets.append(offset + Int64(length))
+        }
+        if packetOffsets.count > context.limits.maxPacketTableEntries {
+            packetTableIsFull = true
+            context.diagnose("mpeg: more than maxPacketTableEntries frames; later frame offsets are not kept")
+        }
+    }
+
+    /// Reads (or skips) a tag that starts at the position. Returns `nil` when the bytes are not a
+    /// usable tag after all (they are then searched as junk).
+    private mutating func readTag(_ kind: TrailingTags.Kind, _ context: inout ParseContext) throws(AudioStreamError)
+        -> ParseStep?
+    {
+        let window = context.window
+        let length: Int
+        switch kind {
+        case .id3v1:
+            // A `TAG+` block is followed by its ID3v1 tag: both are read as one.
+            let plus = TrailingTags.enhancedID3v1ByteCount - TrailingTags.id3v1ByteCount
+            if window.matches(TrailingTags.enhancedID3v1Magic, at: 0) {
+                if window.readable < plus + 3 && !window.isFinal { return .needMoreData(atLeast: plus + 3) }
+                length =
+                    window.matches(TrailingTags.id3v1Magic, at: plus)
+                    ? TrailingTags.enhancedID3v1ByteCount : TrailingTags.id3v1ByteCount
+            } else {
+                length = TrailingTags.id3v1ByteCount
+            }
+        case .apev2:
+            guard window.readable >= TrailingTags.apeHeaderByteCount else {
+                return window.isFinal ? nil : .needMoreData(atLeast: TrailingTags.apeHeaderByteCount)
+            }
+            guard let n = TrailingTags.apeTagLength(in: window, at: 0) else { return nil }
+            length = n
+        case .id3v2:
+            guard case .header(let header) = ID3v2TagHeader.recognise(window, at: 0) else { return nil }
+            length = header.totalByteCount
+        case .lyrics3:
+            return nil
+        }
+        let offset = window.position
+        let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
+        if length > limit {
+            trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: []))
+            context.diagnose("mpeg (\(kind.rawValue)): \(length)-byte tag exceeds maxTagBytes; skipped")
+            return .skip(Int64(length))
+        }
+        guard let bytes = window.peekBytes(count: length) else {
+            if !window.isFinal { return .needMoreData(atLeast: length) }
+            // An ID3v1 tag needs all 128 bytes; other tags cut by the end of the stream are kept short.
+            if kind == .id3v1 { return nil }
+            context.diagnose("mpeg (\(kind.rawValue)): stream ends inside a \(length)-byte tag")
+            trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(window.readable), bytes: []))
+            context.window.consume(window.readable)
+            return .continue
+        }
+        context.window.consume(length)
+        trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: bytes))
+        return .continue
+    }
+}

@@ -1,0 +1,247 @@
+/// MPEG-1/2/2.5 audio, Layers I, II and III (`.mp1`, `.mp2`, `.mp3`; CoreAudio `kAudioFileMP1Type`,
+/// `kAudioFileMP2Type`, `kAudioFileMP3Type`). A leading ID3v2 tag is handled before this parser by
+/// ``ID3v2PrefixParser``. See `docs/formats/mpeg-audio.md`.
+///
+/// - Packets: one per frame, exactly the frame's bytes (header, CRC, side information, main data,
+///   padding), `samplesPerFrame` frames each (384, 1152 or 576). A first frame carrying a Xing,
+///   Info or VBRI header is not a packet: `dataOffset` is the frame after it.
+/// - Sync: a frame is found by ``MPEGSyncSearch`` (a header confirmed by the next one, by a tag, or by
+///   the end of the stream); once in sync, each frame follows the previous one, must agree with the
+///   stream's signature, and is emitted once its end is proven (a header, a tag, the end of the
+///   data). A frame followed by junk is kept; a frame cut short, with the next frame starting inside
+///   it, becomes junk. Junk is skipped with one diagnostic per run and is never a packet; tags at
+///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
+/// - Buffers: at most one frame (or one free-format search window, 8 KiB), the last 256 bytes of a
+///   junk run (to recognise tags that end the stream), and a tag up to `ParserLimits.maxTagBytes`
+///   (larger ones are skipped unbuffered). The search resumes where it stopped: one-byte feeding
+///   stays linear.
+/// - Announces: when the first frame is confirmed, `publishHeader` with dataFormat, the packet and
+///   byte counts a Xing/VBRI header declares, maximumPacketSize (largest frame so far, updated),
+///   packetSizeUpperBound, averageBytesPerPacket, bitRate, packetTableInfo (LAME tag),
+///   restrictsRandomAccess (false). Without a Xing/VBRI header, averageBytesPerPacket and bitRate are
+///   running values, re-announced after 16, 32, 64 … packets.
+/// - `finish`: drops a partial last frame with a diagnostic, recognises trailing tags, reports
+///   trailing junk, and (when the stream was parsed from its first frame without a seek or
+///   discontinuity) announces the exact packet and byte counts, averages and packetTableInfo.
+struct MPEGAudioParser: FormatParser {
+    /// Recognises MPEG audio: a frame confirmed by the next frame (or by a tag or the end of the
+    /// stream) within `ParserOptions.detectionLookahead` bytes, junk before it allowed.
+    static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1]) { window, options in
+        let lookahead = options.detectionLookahead
+        switch MPEGSyncSearch.search(window, from: 0, horizon: lookahead) {
+        case .frame(let offset, let header, _):
+            return .match(header.fileType, MPEGAudioParser(), offset: offset)
+        case .exhausted:
+            return .noMatch
+        case .undecided(let scanned, let atLeast):
+            // The probe is stateless and rescans from the start: ask for at least twice as much, so
+            // that junk fed in small pieces is rescanned a logarithmic number of times.
+            return .needMoreData(atLeast: max(atLeast, min(2 * window.readable, lookahead)), noMatchBefore: scanned)
+        }
+    }
+
+    /// The decoder delay added to a LAME tag's encoder delay to give the priming frames: 528 samples
+    /// of the polyphase synthesis filterbank plus one (the value LAME documents and FFmpeg applies).
+    static let decoderDelay = 529
+
+    /// Bytes at the end of a junk run held back, so that tags ending the stream can be recognised
+    /// at `finish` (ID3v1 128, APEv2 footer 32, Lyrics3v2 end 15).
+    static let junkHoldBack = 256
+
+    /// Where the parser is.
+    enum State {
+        /// Looking for a frame: at the start, after junk, a discontinuity or an estimated seek.
+        case searching(Search)
+        /// In sync: the next bytes are a frame of the stream, or a tag.
+        case inSync
+    }
+
+    /// A sync search in progress.
+    struct Search {
+        /// Bytes after the position already known not to start a frame.
+        var scanned = 0
+        /// Junk bytes consumed so far in this run, and where the run started.
+        var junk: Int64 = 0
+        var junkStart: Int64?
+    }
+
+    var state = State.searching(Search())
+    /// Known once the first frame was confirmed.
+    var stream: MPEGStream?
+    var statistics = MPEGStatistics()
+    var trailingTags = TrailingTags()
+    /// The start of every packet seen (relative to the data offset), then the end of the last.
+    var packetOffsets: [Int64] = []
+    var packetTableIsFull = false
+    /// False after an estimated seek: packet indices may be off by a frame, so offsets are not recorded.
+    var packetIndicesAreExact = true
+    /// False after a seek or discontinuity: totals no longer describe the whole stream.
+    var isContinuous = true
+    /// The packet count found at `finish`.
+    var finalPacketCount: Int64?
+
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        switch state {
+        case .searching(let search): return try stepSearching(search, &context)
+        case .inSync: return try stepInSync(&context)
+        }
+    }
+
+    // MARK: Searching
+
+    private mutating func stepSearching(_ search: Search, _ context: inout ParseContext) throws(AudioStreamError)
+        -> ParseStep
+    {
+        var search = search
+        switch MPEGSyncSearch.search(context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots) {
+        case .frame(let offset, let header, let length):
+            consumeJunk(offset, &search, &context)
+            reportJunk(search, &context)
+            state = .inSync
+            try acceptFrame(header, length: length, &context)
+            return .continue
+        case .undecided(let scanned, let atLeast):
+            let junk = max(0, scanned - Self.junkHoldBack)
+            consumeJunk(junk, &search, &context)
+            search.scanned = scanned - junk
+            state = .searching(search)
+            return .needMoreData(atLeast: atLeast - junk)
+        case .exhausted(let scanned):
+            let junk = max(0, scanned - Self.junkHoldBack)
+            consumeJunk(junk, &search, &context)
+            search.scanned = scanned - junk
+            state = .searching(search)
+            return .needMoreData(atLeast: context.window.readable + 1)
+        }
+    }
+
+    private func consumeJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
+        guard count > 0 else { return }
+        if search.junkStart == nil { search.junkStart = context.window.position }
+        search.junk += Int64(count)
+        context.window.consume(count)
+    }
+
+    /// One diagnostic per junk run.
+    func reportJunk(_ search: Search, _ context: inout ParseContext) {
+        guard search.junk > 0 else { return }
+        let before = stream == nil ? "before the first frame" : "between frames"
+        context.diagnose(at: search.junkStart, "mpeg: \(search.junk) bytes of junk skipped \(before)")
+    }
+
+    /// A frame found by a search: starts the stream, or follows junk, or changes the format.
+    private mutating func acceptFrame(_ header: MPEGFrameHeader, length: Int, _ context: inout ParseContext)
+        throws(AudioStreamError)
+    {
+        guard var stream else {
+            try startStream(header, length: length, &context)
+            return
+        }
+        if !stream.agrees(with: header) {
+            context.diagnose(
+                "mpeg: the stream changes to \(header.sampleRate) Hz, \(header.channelCount) channel(s), "
+                    + "Layer \(header.layer)")
+            stream.signature = header.signature
+            stream.isFreeFormat = header.isFreeFormat
+            if header.samplesPerFrame != stream.framesPerPacket { stream.hasConstantFramesPerPacket = false }
+            stream.framesPerPacket = header.samplesPerFrame
+            let format = header.streamDescription
+            context.announce(.dataFormat(format))
+            context.announce(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: 0)]))
+        }
+        if header.isFreeFormat {
+            stream.freeFormatSlots = length / header.slotSize - (header.hasPadding ? 1 : 0)
+        }
+        self.stream = stream
+    }
+
+    /// The first frame: reads a Xing/Info/VBRI header in it (that frame is then not a packet) and
+    /// publishes the stream's properties.
+    private mutating func startStream(_ header: MPEGFrameHeader, length: Int, _ context: inout ParseContext)
+        throws(AudioStreamError)
+    {
+        guard let frame = context.window.peekBytes(count: length) else {
+            throw context.error(.unspecifiedError, "mpeg: confirmed frame not readable")
+        }
+        let xing = XingHeader.find(in: frame, header: header)
+        let vbri = xing == nil ? VBRIHeader.find(in: frame, header: header) : nil
+        var infoLength = 0
+        if xing != nil || vbri != nil {
+            context.window.consume(length)
+            infoLength = length
+        }
+        var audioHeader = header
+        if infoLength > 0, let next = MPEGFrameHeader(context.window, at: 0), next.signature == header.signature {
+            audioHeader = next
+        }
+        let freeSlots = header.isFreeFormat ? length / header.slotSize - (header.hasPadding ? 1 : 0) : nil
+        let upperBound = freeSlots.map { ($0 + 1) * header.slotSize } ?? audioHeader.largestFrameLength
+        let stream = MPEGStream(
+            signature: header.signature, isFreeFormat: header.isFreeFormat, freeFormatSlots: freeSlots,
+            framesPerPacket: header.samplesPerFrame, dataOffset: context.window.position, infoFrameLength: infoLength,
+            xing: xing, vbri: vbri, firstHeader: audioHeader, packetSizeUpperBound: upperBound)
+        self.stream = stream
+        if let lame = xing?.lame, !lame.isTagCRCValid {
+            context.diagnose(
+                at: stream.dataOffset - Int64(infoLength),
+                "mpeg (LAME tag): tag CRC mismatch; delay and padding used anyway")
+        }
+        publish(stream, firstLength: stream.frameLength(audioHeader) ?? length, &context)
+    }
+
+    /// Announces the stream's properties at its first audio frame.
+    private func publish(_ stream: MPEGStream, firstLength: Int, _ context: inout ParseContext) {
+        let fpp = stream.framesPerPacket
+        var values: [AudioStreamPropertyValue] = [
+            .dataFormat(stream.firstHeader.streamDescription),
+            .maximumPacketSize(UInt32(firstLength)),
+            .packetSizeUpperBound(UInt32(stream.packetSizeUpperBound)),
+            .restrictsRandomAccess(false),
+        ]
+        if let packets = stream.declaredPacketCount {
+            values.append(.audioDataPacketCount(UInt64(packets)))
+        }
+        if let bytes = stream.declaredByteCount {
+            values.append(.audioDataByteCount(UInt64(bytes)))
+        }
+        if let packets = stream.declaredPacketCount, let bytes = stream.declaredByteCount, packets > 0 {
+            values.append(.averageBytesPerPacket(Double(bytes) / Double(packets)))
+            let isCBR = stream.xing?.isCBR ?? false
+            if isCBR, !stream.firstHeader.isFreeFormat {
+                values.append(.bitRate(stream.firstHeader.bitRate))
+            } else {
+                let bits = Double(bytes) * 8 * Double(stream.sampleRate) / (Double(packets) * Double(fpp))
+                if bits < Double(UInt32.max) { values.append(.bitRate(UInt32(bits.rounded()))) }
+            }
+        } else {
+            values.append(.averageBytesPerPacket(Double(firstLength)))
+            let bits =
+                stream.firstHeader.isFreeFormat
+                ? UInt64(firstLength) * 8 * UInt64(stream.sampleRate) / UInt64(fpp)
+                : UInt64(stream.firstHeader.bitRate)
+            if bits <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(bits))) }
+        }
+        if let packets = stream.declaredPacketCount, let info = packetTableInfo(stream, packets: packets, exact: true) {
+            values.append(.packetTableInfo(info))
+        }
+        context.publishHeader(values, dataOffset: stream.dataOffset)
+    }
+
+    /// Gapless information from the LAME tag for a stream of `packets` frames: priming = encoder delay
+    /// + 529 (the decoder delay), remainder = padding − 529 (at least 0), valid = the rest. With
+    /// `exact` false (the frame count differs from the one the tag was written for) the remainder is
+    /// not applied. `nil` without a trusted LAME tag or when the values exceed the stream.
+    func packetTableInfo(_ stream: MPEGStream, packets: Int64, exact: Bool) -> PacketTableInfo? {
+        guard let lame = stream.xing?.lame, lame.hasTrustedGaplessInfo, stream.hasConstantFramesPerPacket else {
+            return nil
+        }
+        let priming = lame.encoderDelay + Self.decoderDelay
+        let remainder = exact ? max(0, lame.padding - Self.decoderDelay) : 0
+        let (total, overflow) = packets.multipliedReportingOverflow(by: Int64(stream.framesPerPacket))
+        guard !overflow else { return nil }
+        let valid = total - Int64(priming) - Int64(remainder)
+        guard valid >= 0 else { return nil }
+        return PacketTableInfo(
+            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+    }
+}
