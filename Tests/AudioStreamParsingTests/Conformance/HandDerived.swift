@@ -124,7 +124,52 @@ enum HandDerived {
         // from the base file's oracle (frame size − 7); the layout is checked against each frame's size.
         "adts/aac-44100-2ch-2blocks-crc.aac": Entry(
             kind: .computed { try adtsTwoBlocksWithCRC() }, why: "ffprobe reads one block per multi-block frame"),
+        // Free-format MPEG audio (bitrate_index 0): ffprobe 5.1 fails ("Invalid frame size", ok: false).
+        // ISO/IEC 11172-3 §2.4.3.1: a Layer II/III frame is 144 × bitrate / fs slots (+ 1 with the padding bit,
+        // byte 2 bit 1); LAME --freeformat -b 200 at 44.1 kHz: 144 × 200000 / 44100 = 653 bytes. The
+        // values agree with `MPEGAudioTests.freeFormatLayerIII`/`freeFormatLayerII`.
+        // Layer III: the first frame (offset 0, xxd: "Info" at 36 = 4 + 32 bytes of MPEG-1 stereo side
+        // information) is the Info frame, not a packet (docs/formats/mpeg-audio.md); 40 audio frames of 653
+        // or 654 bytes follow it to the end of the file, 40 × 1152 frames.
+        "mpeg/mp3-44100-2ch-lame-free.mp3": Entry(
+            kind: .computed {
+                try freeFormat(
+                    "mpeg/mp3-44100-2ch-lame-free.mp3", format: .mpegLayer3, first: 653, slots: 653, packets: 40)
+            }, why: "ffprobe 5.1 fails on free format (Invalid frame size)"),
+        // Layer II (TwoLAME --freeformat -b 200, never padded): 39 frames of 653 bytes = the whole file.
+        "mpeg/mp2-44100-2ch-twolame-free.mp2": Entry(
+            kind: .computed {
+                try freeFormat(
+                    "mpeg/mp2-44100-2ch-twolame-free.mp2", format: .mpegLayer2, first: 0, slots: 653, packets: 39)
+            }, why: "ffprobe 5.1 fails on free format (Invalid frame size)"),
     ]
+
+    /// A free-format MPEG-1 44.1 kHz stereo stream of 1152-sample frames: `packets` frames of `slots` bytes
+    /// (+ 1 when the header's padding bit is set) from `first` to the end of the file, each checked to start
+    /// with a free-format header (sync, bitrate_index 0).
+    static func freeFormat(
+        _ path: String, format: AudioFormat, first: Int64, slots: Int64, packets count: Int
+    ) throws -> ExpectedStream {
+        let file = try FixtureCatalog.fixture(path).bytes()
+        var packets: [PacketSpan] = []
+        var at = first
+        while at < Int64(file.count) {
+            let p = Int(at)
+            guard p + 4 <= file.count, file[p] == 0xFF, file[p + 1] & 0xE0 == 0xE0, file[p + 2] >> 4 == 0 else {
+                throw ExpectationError("\(path): no free-format header at \(at)")
+            }
+            let size = slots + Int64(file[p + 2] >> 1 & 1)
+            packets.append(PacketSpan(offset: at, size: size))
+            at += size
+        }
+        guard at == Int64(file.count), packets.count == count else {
+            throw ExpectationError("\(path): \(packets.count) frames ending at \(at), expected \(count) to the end")
+        }
+        return ExpectedStream(
+            format: format, sampleRate: 44100, channels: 2, pcm: nil, constantPacketSize: nil, dataOffset: first,
+            byteCount: Int64(file.count) - first, frameCount: Int64(count) * 1152, packets: packets, info: [:],
+            source: "hand-derived: ISO/IEC 11172-3 §2.4.3.1 free-format frames of \(slots) slots")
+    }
 
     /// The base ADTS file's expectation with its packets shifted: `shifts` are (first packet, shift) pairs.
     static func adtsBase(shifts: [(Int, Int64)], extraSpan: Int64, source: String) throws -> ExpectedStream {

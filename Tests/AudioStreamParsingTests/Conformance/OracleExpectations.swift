@@ -185,6 +185,11 @@ extension ExpectedStream {
                 }
                 packets.append(PacketSpan(offset: pos + frame.headerLength, size: p.size - frame.headerLength))
                 adtsFrames += 1024 * Int64(frame.blocks)
+            } else if oracle.formatName == "mp3" {
+                // MPEG audio: one frame per packet, except that ffprobe prepends junk found between frames to
+                // the next frame's packet; ours is the frame alone (the packet's tail, docs/formats/mpeg-audio.md).
+                let frame = try MPEGFrame.last(in: file, packetAt: pos, size: p.size, index: i)
+                packets.append(PacketSpan(offset: frame, size: pos + p.size - frame))
             } else {
                 packets.append(PacketSpan(offset: pos, size: p.size))
             }
@@ -231,6 +236,61 @@ struct ADTSFrame {
         }
         protectionAbsent = file[p + 1] & 1 == 1
         blocks = Int(file[p + 6] & 3) + 1
+    }
+}
+
+/// MPEG audio frame lengths, from the header alone (ISO/IEC 11172-3 §2.4.2.3 bit rate and sampling
+/// frequency tables, §2.4.3.1 frame length; ISO/IEC 13818-3 lower sampling frequencies; MPEG-2.5):
+///
+/// ```
+///  byte 1: AAABBCCD  (A sync, B version 00 2.5 / 10 MPEG-2 / 11 MPEG-1, C layer 01 III / 10 II / 11 I)
+///  byte 2: EEEEFFGH  (E bitrate_index, F sampling_frequency, G padding)
+/// ```
+///
+/// Layer I: (12 × bitrate / fs + padding) × 4 bytes; Layers II and III: 144 × bitrate / fs + padding; Layer III
+/// of MPEG-2/2.5: 72 × bitrate / fs + padding. Free format (bitrate_index 0) has no length in the header.
+enum MPEGFrame {
+    /// kbit/s by [table][bitrate_index]: MPEG-1 Layer I, II, III; MPEG-2/2.5 Layer I; MPEG-2/2.5 Layer II/III.
+    static let bitRates: [[Int]] = [
+        [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+        [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+        [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+        [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+        [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+    ]
+
+    /// The length of the frame whose header is at `p`, or nil (no header, reserved values, free format).
+    static func length(_ b: [UInt8], at p: Int) -> Int? {
+        guard p >= 0, p + 4 <= b.count, b[p] == 0xFF, b[p + 1] & 0xE0 == 0xE0 else { return nil }
+        let version = Int(b[p + 1] >> 3 & 3)
+        let layer = Int(b[p + 1] >> 1 & 3)
+        let index = Int(b[p + 2] >> 4)
+        let rateIndex = Int(b[p + 2] >> 2 & 3)
+        guard version != 1, layer != 0, index != 0, index != 15, rateIndex != 3 else { return nil }
+        let baseRate = [44100, 48000, 32000][rateIndex]
+        let fs = version == 3 ? baseRate : version == 2 ? baseRate / 2 : baseRate / 4
+        let padding = Int(b[p + 2] >> 1 & 1)
+        let table = version == 3 ? 3 - layer : (layer == 3 ? 3 : 4)
+        let bitRate = bitRates[table][index] * 1000
+        switch layer {
+        case 3: return (12 * bitRate / fs + padding) * 4
+        case 1 where version != 3: return 72 * bitRate / fs + padding
+        default: return 144 * bitRate / fs + padding
+        }
+    }
+
+    /// Where the frame of an oracle packet starts: `pos` when the packet is one frame; else the first offset
+    /// inside the packet holding a header whose frame ends exactly where the packet ends (junk before it).
+    static func last(in file: [UInt8], packetAt pos: Int64, size: Int64, index: Int) throws(ExpectationError) -> Int64 {
+        let start = Int(pos)
+        let end = Int(pos + size)
+        guard start >= 0, end <= file.count else {
+            throw ExpectationError("oracle packet \(index) (@\(pos)+\(size)) lies outside the file")
+        }
+        for p in start..<max(start, end - 4) where length(file, at: p) == end - p {
+            return Int64(p)
+        }
+        throw ExpectationError("oracle packet \(index) (@\(pos)+\(size)) ends with no whole MPEG frame")
     }
 }
 
