@@ -112,6 +112,15 @@ struct SeekTests {
                     if preparation == .headerOnly && error.code == .dataUnavailable {
                         continue
                     }
+                    // A framed stream whose header declares its packet count (an MPEG Xing/Info/VBRI frame count)
+                    // bounds seeking by it until more is parsed: a target at or past the declared count is `pck?`
+                    // (the concatenated MP3 fixture holds 81 frames behind an Info tag that declares 40).
+                    if preparation == .headerOnly && error.code == .invalidPacketOffset,
+                        case .audioDataPacketCount(let declared)? = recorder.log.lastValues[.audioDataPacketCount],
+                        target >= Int64(declared)
+                    {
+                        continue
+                    }
                     Issue.record("\(context): seek threw \(error)")
                     continue
                 }
@@ -221,7 +230,7 @@ struct SeekTests {
             }
             #expect(error == nil, "\(context): \(String(describing: error))")
             let got = recorder.log.indexedPackets
-            let missing: [LoggedPacket]
+            var missing: [LoggedPacket]
             if Self.model(fixture) == .exact {
                 let reference = Dictionary(uniqueKeysWithValues: full.packets.map { ($0.index, $0) })
                 for p in got where reference[p.index] != p {
@@ -245,6 +254,17 @@ struct SeekTests {
                 missing = full.packets.filter { p in
                     let frameStart = full.parser.packetToByte(p.index).map { $0.value + full.dataOffset } ?? p.offset
                     return frameStart >= cut && !delivered.contains(p.offset)
+                }
+                // Resynchronising after the cut confirms a frame only by what follows it: another frame, a tag or
+                // the end (docs/formats/mpeg-audio.md, "Sync rule"). The first frame after the cut, when junk
+                // follows it (its end is not where the next reference packet starts), cannot be confirmed and is
+                // skipped as junk; every later frame must still come back.
+                if let first = missing.first, first.index + 1 < full.packets.count,
+                    first.offset + Int64(first.size) != full.packets[Int(first.index) + 1].offset,
+                    !full.packets.contains(where: { $0.offset >= cut && $0.offset < first.offset }),
+                    fixture.name.hasSuffix(".mp3") || fixture.name.hasSuffix(".mp2")
+                {
+                    missing.removeFirst()
                 }
             }
             let firstMissing = missing.first.map { "\($0)" } ?? ""
