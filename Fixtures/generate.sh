@@ -439,7 +439,7 @@ mk mpeg/mp3-44100-2ch-apev2-id3v1.mp3 "APEv2 tag (mutagen: header + 2 items + fo
     "$WAVIN"' && $LAME -b 128 "$T/in.wav" "$OUT" && $MUTAGEN apev2 "$OUT" Title="APE Title" Artist="APE Artist" && eyeD3 --quiet -1 -t "V1 Title" "$OUT" >/dev/null'
 # ---- derived: junk, concatenation, two leading tags
 mk mpeg/mp3-44100-2ch-junk.mp3 "1000 bytes of text before the first frame, 300 zero bytes after frame 10, 3 bytes after frame 20 (no Xing frame, so ffprobe's packets stay comparable)" \
-    "derived from LAME -t output by tools/derive_mpeg.py; ffprobe appends junk after a frame to that frame's packet (718 and 421 bytes)" \
+    "derived from LAME -t output by tools/derive_mpeg.py; ffprobe prepends junk between frames to the next frame's packet (pos at the junk; 718 and 421 bytes)" \
     "$WAVIN"' && $LAME -t -b 128 "$T/in.wav" "$T/notag.mp3" && $MDERIVE junk "$T/notag.mp3" "$OUT" --prefix-text "JUNK before the first frame. " --prefix-length 1000 --after-frame 10:300:zero --after-frame 20:3:text'
 mk mpeg/mp3-44100-2ch-concat.mp3 "two LAME files concatenated (CBR 128 then VBR -V5): the second file's Xing frame is an ordinary packet in the middle; the first Info tag declares 40 frames of 81" \
     "derived by tools/derive_mpeg.py concat" \
