@@ -156,6 +156,19 @@ struct ADTSHeader: Hashable, Sendable {
         return .valid(header)
     }
 
+    /// Why a syncword is not an ADTS header, decided from bytes 1 and 2 alone (byte 2 when readable),
+    /// in the order `decode` checks: layer, sampling_frequency_index, reserved profile. `nil` when
+    /// these bytes do not rule the header out. Byte 1's syncword bits are not checked.
+    static func rejection(byte1: UInt8, byte2: UInt8?) -> Rejection? {
+        let layer = (byte1 >> 1) & 0x03
+        guard layer == 0 else { return .layer(layer) }
+        guard let byte2 else { return nil }
+        let index = (byte2 >> 2) & 0x0F
+        guard Int(index) < samplingFrequencies.count else { return .samplingFrequencyIndex(index) }
+        if byte1 & 0x08 != 0 && byte2 >> 6 == 3 { return .reservedProfile }
+        return nil
+    }
+
     /// Reads and decodes the header `offset` bytes after the window's position, or `nil` when the 7
     /// bytes are not readable yet.
     static func decode(_ window: InputWindow, at offset: Int) -> Decoded? {

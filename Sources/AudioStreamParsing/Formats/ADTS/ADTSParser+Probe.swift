@@ -24,16 +24,17 @@ extension ADTSParser {
         }
         var i = start
         while i < limit {
-            switch ADTSSync.examine(window, at: i, tags: false) {
+            switch ADTSSync.examine(window, at: i, tags: false, horizon: limit) {
             case .noSync, .rejected, .id3Tag:
                 i += 1
             case .confirmed:
                 return .match(.aacADTS, ADTSParser(), offset: i)
             case .needMoreData(let n):
                 if window.isFinal { return .noMatch }
-                if i < window.readable { return .needMoreData(atLeast: n, noMatchBefore: i) }
-                // Out of bytes while scanning: ask for twice as many (at most the look-ahead).
-                return .needMoreData(atLeast: min(limit, max(n, 2 * window.readable)), noMatchBefore: i)
+                // The probe rescans from the start on every run: ask for at least twice what is
+                // readable (at most the look-ahead, which `examine` never asks beyond), so that bytes
+                // fed one at a time are scanned O(log n) times, O(n) work in all.
+                return .needMoreData(atLeast: max(n, min(limit, 2 * window.readable)), noMatchBefore: i)
             }
         }
         return .noMatch

@@ -42,24 +42,37 @@ enum ADTSSync {
 
     /// Examines the byte `offset` bytes after the window's position.
     ///
-    /// - Parameter tags: also recognise an ID3v2 tag header at `offset`.
-    static func examine(_ window: InputWindow, at offset: Int, tags: Bool) -> Candidate {
-        let final = window.isFinal
+    /// A syncword is rejected as soon as the readable bytes rule it out (the layer bits of byte 1,
+    /// the profile and sampling frequency index of byte 2), without waiting for the whole header.
+    ///
+    /// - Parameters:
+    ///   - tags: also recognise an ID3v2 tag header at `offset`.
+    ///   - horizon: no decision looks at the bytes at or after this offset (after the position): what
+    ///     it would need there counts as a rejection. The probe passes the detection look-ahead, so
+    ///     that its answer depends only on those bytes, never on how many more are readable.
+    static func examine(_ window: InputWindow, at offset: Int, tags: Bool, horizon: Int = .max) -> Candidate {
+        // Beyond the horizon the stream is treated as cut off, but not as ended.
+        let final = window.isFinal && window.readable <= horizon
+        /// `n` bytes are needed to decide: wait for them, or give up on the candidate.
+        func needs(_ n: Int) -> Candidate { final || n > horizon ? .noSync : .needMoreData(atLeast: n) }
+        guard offset < horizon else { return .noSync }
+        // Past the readable bytes: more are needed, even at the end of the stream (callers stop there).
         guard let b0 = window.peekUInt8(at: offset) else { return .needMoreData(atLeast: offset + 1) }
         if tags && b0 == 0x49 {  // "I"
+            if offset + ID3Header.size > horizon && !final { return .noSync }
             switch ID3Header.examine(window, at: offset) {
             case .tag(let size): return .id3Tag(size: size)
-            case .needMoreData(let n): return final ? .noSync : .needMoreData(atLeast: n)
+            case .needMoreData(let n): return needs(n)
             case .notTag: return .noSync
             }
         }
         guard b0 == 0xFF else { return .noSync }
-        guard let b1 = window.peekUInt8(at: offset + 1) else {
-            return final ? .noSync : .needMoreData(atLeast: offset + 2)
-        }
+        guard offset + 1 < horizon, let b1 = window.peekUInt8(at: offset + 1) else { return needs(offset + 2) }
         guard b1 & 0xF0 == 0xF0 else { return .noSync }
-        guard let decoded = ADTSHeader.decode(window, at: offset) else {
-            return final ? .noSync : .needMoreData(atLeast: offset + ADTSHeader.fixedSize)
+        let b2 = offset + 2 < horizon ? window.peekUInt8(at: offset + 2) : nil
+        if let rejection = ADTSHeader.rejection(byte1: b1, byte2: b2) { return .rejected(rejection.description) }
+        guard offset + ADTSHeader.fixedSize <= horizon, let decoded = ADTSHeader.decode(window, at: offset) else {
+            return needs(offset + ADTSHeader.fixedSize)
         }
         switch decoded {
         case .noSync:
@@ -67,7 +80,7 @@ enum ADTSSync {
         case .invalid(let rejection):
             return .rejected(rejection.description)
         case .valid(let header):
-            switch successor(of: header, window, at: offset + header.frameLength) {
+            switch successor(of: header, window, at: offset + header.frameLength, horizon: horizon) {
             case .frame, .id3Tag, .endOfStream:
                 return .confirmed(header)
             case .needMoreData(let n):
@@ -81,10 +94,18 @@ enum ADTSSync {
     }
 
     /// What lies `offset` bytes after the window's position, right after a frame with `header`.
-    static func successor(of header: ADTSHeader, _ window: InputWindow, at offset: Int) -> Successor {
+    ///
+    /// - Parameter horizon: as for `examine`: what would be needed at or after it counts as `.other`.
+    static func successor(of header: ADTSHeader, _ window: InputWindow, at offset: Int, horizon: Int = .max)
+        -> Successor
+    {
+        let final = window.isFinal && window.readable <= horizon
         let readable = window.readable
-        guard readable >= offset + ADTSHeader.fixedSize else {
-            if !window.isFinal { return .needMoreData(atLeast: offset + ADTSHeader.fixedSize) }
+        guard readable >= offset + ADTSHeader.fixedSize, offset + ADTSHeader.fixedSize <= horizon else {
+            if !final {
+                return offset + ADTSHeader.fixedSize > horizon
+                    ? .other : .needMoreData(atLeast: offset + ADTSHeader.fixedSize)
+            }
             if readable == offset { return .endOfStream }
             if readable < offset { return .truncated }
             // The stream ends inside the next header: this frame is whole.
@@ -93,9 +114,10 @@ enum ADTSSync {
             return cutHeader ? .endOfStream : .other
         }
         if window.peekUInt8(at: offset) == 0x49 {
+            if offset + ID3Header.size > horizon && !final { return .other }
             switch ID3Header.examine(window, at: offset) {
             case .tag: return .id3Tag
-            case .needMoreData(let n): return window.isFinal ? .other : .needMoreData(atLeast: n)
+            case .needMoreData(let n): return final ? .other : .needMoreData(atLeast: n)
             case .notTag: return .other
             }
         }
