@@ -121,11 +121,33 @@ enum ADTSSync {
             case .notTag: return .other
             }
         }
+        // A trailing APEv2 or ID3v1 tag ends the audio: the frame before it is whole.
+        for magic in [Self.apeTagMagic, Self.id3v1Magic] where window.peekUInt8(at: offset) == magic[0] {
+            if offset + magic.count > horizon && !final { return .other }
+            var matched = true
+            for (i, byte) in magic.enumerated() {
+                guard let b = window.peekUInt8(at: offset + i) else {
+                    if !final { return .needMoreData(atLeast: offset + magic.count) }
+                    matched = false
+                    break
+                }
+                if b != byte {
+                    matched = false
+                    break
+                }
+            }
+            if matched { return .endOfStream }
+        }
         guard case .valid(let next)? = ADTSHeader.decode(window, at: offset), next.agrees(with: header) else {
             return .other
         }
         return .frame
     }
+
+    /// `APETAGEX`: the preamble of an APEv2 header or footer.
+    static let apeTagMagic: [UInt8] = Array("APETAGEX".utf8)
+    /// `TAG`: an ID3v1 tag.
+    static let id3v1Magic: [UInt8] = Array("TAG".utf8)
 }
 
 extension ADTSSync {
