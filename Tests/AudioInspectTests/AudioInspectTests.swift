@@ -1,4 +1,5 @@
 import AudioStreamParsing
+import AudioStreamTestSupport
 import Foundation
 import Testing
 
@@ -386,14 +387,7 @@ struct AudioInspectTests {
 
 /// Fixture access (Fixtures/ at the package root).
 enum Fixtures {
-    static var root: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
-        }
-        return url.appendingPathComponent("Fixtures")
-    }
+    static var root: URL { URL(fileURLWithPath: FixtureCatalog.fixturesRoot) }
 
     static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))

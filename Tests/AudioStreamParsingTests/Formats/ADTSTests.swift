@@ -186,14 +186,7 @@ struct ADTSTests {
 
 /// Fixture access and hand-built expectations shared by the ADTS suites.
 enum ADTSFixtures {
-    static var root: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
-        }
-        return url.appendingPathComponent("Fixtures")
-    }
+    static var root: URL { URL(fileURLWithPath: FixtureCatalog.fixturesRoot) }
 
     static var allFixtures: [String] {
         let folder = root.appendingPathComponent("adts").path

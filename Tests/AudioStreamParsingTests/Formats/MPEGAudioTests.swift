@@ -495,14 +495,7 @@ extension EventLog {
 /// Fixture access and hand decoding (from the specifications, independent of the parser) for the
 /// MPEG tests.
 enum MPEGFixtures {
-    static var root: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
-        }
-        return url.appendingPathComponent("Fixtures")
-    }
+    static var root: URL { URL(fileURLWithPath: FixtureCatalog.fixturesRoot) }
 
     static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))

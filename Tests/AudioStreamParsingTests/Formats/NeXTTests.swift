@@ -361,14 +361,7 @@ struct NeXTTests {
 
 /// Fixture access and hand-built headers for the NeXT tests.
 enum NeXTFixtures {
-    static var root: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
-        }
-        return url.appendingPathComponent("Fixtures")
-    }
+    static var root: URL { URL(fileURLWithPath: FixtureCatalog.fixturesRoot) }
 
     static func bytes(_ path: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: root.appendingPathComponent(path)))

@@ -177,12 +177,7 @@ struct ADTSParser: FormatParser {
             return .continue
         }
         if configuration == nil {
-            var merged = leadingMetadata ?? AudioMetadata()
-            for tag in metadata.tags { merged.tags.append(tag) }
-            for (key, value) in metadata.info where merged.info[key] == nil { merged.info[key] = value }
-            merged.artwork += metadata.artwork
-            merged.chapters += metadata.chapters
-            leadingMetadata = merged
+            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(metadata)
         } else {
             // Timed metadata (HLS): the tag's content is the stream's current metadata.
             context.announce(.metadata(metadata))
