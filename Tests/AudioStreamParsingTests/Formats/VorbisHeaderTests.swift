@@ -112,7 +112,9 @@ struct VorbisHeaderTests {
 
     // MARK: Robustness on real setup headers
 
-    @Test("every truncation of a real setup header throws a typed error, quickly", .enabled(if: XiphTestPackets.hasOggFixtures))
+    @Test(
+        "every truncation of a real setup header throws a typed error, quickly",
+        .enabled(if: XiphTestPackets.hasOggFixtures))
     func truncatedSetupHeadersThrow() throws {
         let (_, _, packets, _) = try #require(try XiphTestPackets.vorbisStreams().first)
         let identification = try VorbisIdentificationHeader.decode(packets[0].bytes[...])
@@ -304,20 +306,44 @@ struct VorbisHeaderTests {
     func hostileCodebookCounts() throws {
         let hostile: [(inout BitWriter) -> Void] = [
             { w in  // 2^24 − 1 unordered entries in a few bytes
-                w.write(0x56_4342, 24); w.write(1, 16); w.write(0xFF_FFFF, 24); w.write(0, 1); w.write(0, 1)
+                w.write(0x56_4342, 24)
+                w.write(1, 16)
+                w.write(0xFF_FFFF, 24)
+                w.write(0, 1)
+                w.write(0, 1)
             },
             { w in  // lookup type 2 with 2^24 − 1 entries × 65535 dimensions × 16 bits
-                w.write(0x56_4342, 24); w.write(0xFFFF, 16); w.write(0xFF_FFFF, 24); w.write(1, 1); w.write(0, 5)
+                w.write(0x56_4342, 24)
+                w.write(0xFFFF, 16)
+                w.write(0xFF_FFFF, 24)
+                w.write(1, 1)
+                w.write(0, 5)
                 w.write(0xFF_FFFF, 24)  // one run covers all entries
-                w.write(2, 4); w.write(0, 32); w.write(0, 32); w.write(15, 4); w.write(0, 1)
+                w.write(2, 4)
+                w.write(0, 32)
+                w.write(0, 32)
+                w.write(15, 4)
+                w.write(0, 1)
             },
             { w in  // lookup type 1 with 65535 dimensions
-                w.write(0x56_4342, 24); w.write(0xFFFF, 16); w.write(0xFF_FFFF, 24); w.write(1, 1); w.write(0, 5)
+                w.write(0x56_4342, 24)
+                w.write(0xFFFF, 16)
                 w.write(0xFF_FFFF, 24)
-                w.write(1, 4); w.write(0, 32); w.write(0, 32); w.write(15, 4); w.write(0, 1)
+                w.write(1, 1)
+                w.write(0, 5)
+                w.write(0xFF_FFFF, 24)
+                w.write(1, 4)
+                w.write(0, 32)
+                w.write(0, 32)
+                w.write(15, 4)
+                w.write(0, 1)
             },
             { w in  // ordered runs that never assign an entry: codeword lengths pass 32
-                w.write(0x56_4342, 24); w.write(1, 16); w.write(1000, 24); w.write(1, 1); w.write(0, 5)
+                w.write(0x56_4342, 24)
+                w.write(1, 16)
+                w.write(1000, 24)
+                w.write(1, 1)
+                w.write(0, 5)
                 for _ in 0..<40 { w.write(0, 10) }
             },
             { w in w.write(0x56_4341, 24) },  // bad sync
@@ -361,7 +387,8 @@ struct VorbisHeaderTests {
         let a = [UInt8](repeating: 1, count: 255)
         let b = [UInt8](repeating: 2, count: 256)
         let c: [UInt8] = [3]
-        let cookie = VorbisMagicCookie.make(identification: a[...], comment: b[...], setup: c[...], keepingComments: true)
+        let cookie = VorbisMagicCookie.make(
+            identification: a[...], comment: b[...], setup: c[...], keepingComments: true)
         #expect(Array(cookie.prefix(5)) == [0x02, 0xFF, 0x00, 0xFF, 0x01])
         #expect(cookie.count == 5 + 255 + 256 + 1)
         #expect(VorbisMagicCookie.split(cookie[...])?.map { Array($0) } == [a, b, c])

@@ -94,7 +94,8 @@ enum XiphTestPackets {
         var out: [(Fixture, UInt32, [OggPacket], Int)] = []
         for fixture in fixtures(in: "ogg", extensions: ["ogg", "oga"]) {
             let streams = oggStreams(try fixture.bytes())
-            for stream in streams where stream.packets.first?.bytes.starts(with: [0x01] + Array("vorbis".utf8)) == true {
+            for stream in streams where stream.packets.first?.bytes.starts(with: [0x01] + Array("vorbis".utf8)) == true
+            {
                 out.append((fixture, stream.serial, stream.packets, streams.count))
             }
         }

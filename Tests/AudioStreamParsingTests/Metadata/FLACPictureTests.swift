@@ -25,7 +25,8 @@ struct FLACPictureTests {
 
     @Test("an empty MIME type is sniffed from the data; image/jpg becomes image/jpeg")
     func mimeTypes() throws {
-        let sniffed = try FLACPicture.decode(VorbisCommentTests.pictureBlock(mime: "", data: Self.png)[...], limits: ParserLimits())
+        let sniffed = try FLACPicture.decode(
+            VorbisCommentTests.pictureBlock(mime: "", data: Self.png)[...], limits: ParserLimits())
         #expect(sniffed.artwork?.mimeType == "image/png")
         let jpg = try FLACPicture.decode(
             VorbisCommentTests.pictureBlock(mime: "image/jpg", data: [0xFF, 0xD8, 0xFF])[...], limits: ParserLimits())

@@ -48,8 +48,10 @@ struct VorbisCommentTests {
     }
 
     /// FFmpeg's `ff_vorbiscomment_metadata_conv`: field names it renames.
-    static let ffmpegNames = ["ALBUMARTIST": "ALBUM_ARTIST", "TRACKNUMBER": "TRACK", "DISCNUMBER": "DISC",
-                              "DESCRIPTION": "COMMENT"]
+    static let ffmpegNames = [
+        "ALBUMARTIST": "ALBUM_ARTIST", "TRACKNUMBER": "TRACK", "DISCNUMBER": "DISC",
+        "DESCRIPTION": "COMMENT",
+    ]
 
     @Test("real comment blocks exist in the fixtures", .enabled(if: XiphTestPackets.hasOggFixtures))
     func realBlocksExist() throws {
@@ -115,7 +117,8 @@ struct VorbisCommentTests {
     func framings() throws {
         let fields = ["TITLE=Song", "artist=Someone"]
         let vorbis = try VorbisComment.decode(Self.vorbisHeader(fields)[...], framing: .vorbisHeader)
-        let opus = try VorbisComment.decode((Array("OpusTags".utf8) + Self.list(fields) + [0x00, 0xAA])[...], framing: .opusTags)
+        let opus = try VorbisComment.decode(
+            (Array("OpusTags".utf8) + Self.list(fields) + [0x00, 0xAA])[...], framing: .opusTags)
         let flac = try VorbisComment.decode(Self.list(fields)[...], framing: .flacBlock)
         for comment in [vorbis, opus, flac] {
             #expect(comment.vendor == "test vendor")
@@ -159,14 +162,16 @@ struct VorbisCommentTests {
 
     @Test("the vendor string is the encoding application when no ENCODER field says otherwise")
     func vendorAsEncodingApplication() throws {
-        let comment = try VorbisComment.decode(Self.list(vendor: "Xiph.Org libVorbis I 20200704", [])[...], framing: .flacBlock)
+        let comment = try VorbisComment.decode(
+            Self.list(vendor: "Xiph.Org libVorbis I 20200704", [])[...], framing: .flacBlock)
         #expect(comment.metadata.info == [InfoKey.encodingApplication: "Xiph.Org libVorbis I 20200704"])
         #expect(comment.metadata.tags.isEmpty)
     }
 
     @Test("a track number with its own total is kept as written")
     func trackNumberWithTotal() throws {
-        let comment = try VorbisComment.decode(Self.list(["TRACKNUMBER=2/9", "TOTALTRACKS=10"])[...], framing: .flacBlock)
+        let comment = try VorbisComment.decode(
+            Self.list(["TRACKNUMBER=2/9", "TOTALTRACKS=10"])[...], framing: .flacBlock)
         #expect(comment.metadata.info[InfoKey.trackNumber] == "2/9")
     }
 
@@ -264,8 +269,12 @@ struct VorbisCommentTests {
 
     @Test("structural errors throw: vendor overrun, missing count; fields without '=' are skipped")
     func structuralErrors() throws {
-        #expect(throws: CodecHeaderError.self) { try VorbisComment.decode((Self.le32(100) + [1, 2])[...], framing: .flacBlock) }
-        #expect(throws: CodecHeaderError.self) { try VorbisComment.decode((Self.le32(0) + [0])[...], framing: .flacBlock) }
+        #expect(throws: CodecHeaderError.self) {
+            try VorbisComment.decode((Self.le32(100) + [1, 2])[...], framing: .flacBlock)
+        }
+        #expect(throws: CodecHeaderError.self) {
+            try VorbisComment.decode((Self.le32(0) + [0])[...], framing: .flacBlock)
+        }
         #expect(throws: CodecHeaderError.self) { try VorbisComment.decode([][...], framing: .flacBlock) }
         let noEquals = try VorbisComment.decode(Self.list(["NOEQUALS"])[...], framing: .flacBlock)
         #expect(noEquals.metadata.tags.isEmpty && noEquals.diagnostics.count == 1)
@@ -278,8 +287,10 @@ struct VorbisCommentTests {
 
     @Test("base64 decodes the RFC 4648 test vectors and rejects bad input")
     func base64Vectors() {
-        let vectors = ["": "", "Zg==": "f", "Zm8=": "fo", "Zm9v": "foo", "Zm9vYg==": "foob", "Zm9vYmE=": "fooba",
-                       "Zm9vYmFy": "foobar", "Zm9vYg": "foob", "Zm9v\r\nYmFy": "foobar"]
+        let vectors = [
+            "": "", "Zg==": "f", "Zm8=": "fo", "Zm9v": "foo", "Zm9vYg==": "foob", "Zm9vYmE=": "fooba",
+            "Zm9vYmFy": "foobar", "Zm9vYg": "foob", "Zm9v\r\nYmFy": "foobar",
+        ]
         for (text, plain) in vectors {
             #expect(Base64.decode(Array(text.utf8), maxDecodedBytes: 100) == Array(plain.utf8), "\(text)")
         }

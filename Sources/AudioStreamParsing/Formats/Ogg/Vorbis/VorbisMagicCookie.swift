@@ -50,7 +50,8 @@ enum VorbisMagicCookie {
     static func strippedCommentHeader(_ comment: ArraySlice<UInt8>) -> [UInt8] {
         guard VorbisIdentificationHeader.isHeader(comment, type: 3), comment.count >= 11 else { return Array(comment) }
         let b = comment.startIndex + 7
-        let vendorLength = UInt64(comment[b]) | UInt64(comment[b + 1]) << 8 | UInt64(comment[b + 2]) << 16
+        let vendorLength =
+            UInt64(comment[b]) | UInt64(comment[b + 1]) << 8 | UInt64(comment[b + 2]) << 16
             | UInt64(comment[b + 3]) << 24
         let newLength = 7 + 4 + vendorLength + 4 + 1  // ≤ 2^32 + 16: no overflow
         guard newLength < UInt64(comment.count) else { return Array(comment) }
