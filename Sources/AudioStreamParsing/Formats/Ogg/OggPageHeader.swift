@@ -81,3 +81,42 @@ struct OggPageHeader: Equatable {
         return crc.value
     }
 }
+
+/// What the bytes at the window's position are, page-wise: the first step of reading a page, shared by
+/// the parser and the libogg comparison tests (`Tests/OggReferenceTests`).
+///
+/// A page is recognised by its capture pattern, its header and segment table, and a matching CRC-32 over
+/// all of its bytes (RFC 3533 §6): the bytes are checked before any packet is handed out.
+enum OggPageCheck: Equatable {
+    /// No capture pattern at the position (or not one that can still complete).
+    case notAPage
+    /// This many bytes from the position are needed to decide.
+    case incomplete(needed: Int)
+    /// A whole page whose checksum does not match.
+    case checksumMismatch(stored: UInt32, computed: UInt32)
+    /// A valid page of `size` bytes.
+    case page(OggPageHeader, size: Int)
+
+    init(_ window: InputWindow) {
+        let capture = OggParser.capturePattern
+        guard window.matches(capture, at: 0) else {
+            self = window.readable < 4 && window.couldMatch(capture, at: 0) ? .incomplete(needed: 4) : .notAPage
+            return
+        }
+        guard window.readable >= OggPageHeader.fixedSize else {
+            self = .incomplete(needed: OggPageHeader.fixedSize)
+            return
+        }
+        guard let header = OggPageHeader.peek(window) else {
+            self = .incomplete(needed: OggPageHeader.fixedSize + Int(window.peekUInt8(at: 26) ?? 0))
+            return
+        }
+        let size = header.headerSize + header.bodySize
+        guard window.readable >= size else {
+            self = .incomplete(needed: size)
+            return
+        }
+        let computed = OggPageHeader.computeChecksum(window, pageSize: size)
+        self = computed == header.checksum ? .page(header, size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
+    }
+}

@@ -3,35 +3,30 @@ extension OggParser {
 
     /// Reads the page at the position once it is wholly readable: checks it, then hands its packets out.
     mutating func readPage(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        let window = context.window
-        guard window.matches(Self.capturePattern, at: 0) else {
-            if window.readable < 4 && window.couldMatch(Self.capturePattern, at: 0) {
-                return incomplete(4, &context)
-            }
+        let header: OggPageHeader
+        let pageSize: Int
+        switch OggPageCheck(context.window) {
+        case .notAPage:
             state = .resync
             return .continue
-        }
-        guard window.readable >= OggPageHeader.fixedSize else { return incomplete(OggPageHeader.fixedSize, &context) }
-        guard let header = OggPageHeader.peek(window) else {
-            return incomplete(OggPageHeader.fixedSize + Int(window.peekUInt8(at: 26) ?? 0), &context)
-        }
-        let pageSize = header.headerSize + header.bodySize
-        if pageSize > limits.maxBufferedBytes {
-            throw context.error(.limitExceeded, "ogg: page larger than maxBufferedBytes")
-        }
-        guard window.readable >= pageSize else { return incomplete(pageSize, &context) }
-        let computed = OggPageHeader.computeChecksum(window, pageSize: pageSize)
-        guard computed == header.checksum else {
+        case .incomplete(let needed):
+            if needed > limits.maxBufferedBytes {
+                throw context.error(.limitExceeded, "ogg: page larger than maxBufferedBytes")
+            }
+            return incomplete(needed, &context)
+        case .checksumMismatch(let stored, let computed):
             reportJunk(&context)
             context.diagnose(
-                "ogg: page CRC mismatch (stored 0x\(hex(header.checksum)), computed 0x\(hex(computed))): page dropped,"
+                "ogg: page CRC mismatch (stored 0x\(hex(stored)), computed 0x\(hex(computed))): page dropped,"
                     + " resynchronising")
             skipJunk(1, &context)
             state = .resync
             return .continue
+        case .page(let h, let size):
+            (header, pageSize) = (h, size)
         }
         reportJunk(&context)
-        let pageStart = window.position
+        let pageStart = context.window.position
         guard header.version == 0 else {
             context.diagnose("ogg: page with stream_structure_version \(header.version) skipped")
             context.window.consume(pageSize)
@@ -62,13 +57,15 @@ extension OggParser {
     {
         let serial = header.serialNumber
         if header.isBeginningOfStream {
-            if let s = stream, s.serialNumber != serial || s.deliveredAudio, s.ended || s.deliveredAudio {
-                // A new group after the followed stream: a chained stream (RFC 3533 §4).
-                if !s.ended { context.diagnose("ogg: new beginning-of-stream page before the end of stream \(s.serialNumber)") }
+            // RFC 3533 §4: the beginning-of-stream pages of a group come first; one after other pages starts
+            // a new group: a chained stream.
+            if groupHasOtherPages {
+                if let s = stream, !s.ended {
+                    context.diagnose("ogg: new beginning-of-stream page before the end of stream \(s.serialNumber)")
+                }
                 startGroup(&context)
-            } else if stream == nil && group.isEmpty {
-                groupCount += 1
             }
+            if group.isEmpty { groupCount += 1 }
             let firstSize = header.lacing.prefix { $0 == 255 }.count * 255 + Int(header.lacing.first { $0 < 255 } ?? 0)
             let first = context.window.peekBytes(at: header.headerSize, count: min(firstSize, 64)) ?? []
             let codec = OggCodec(firstPacket: first)
@@ -77,6 +74,7 @@ extension OggParser {
                 stream = OggLogicalStream(serialNumber: serial, codec: codec)
             }
         }
+        if !header.isBeginningOfStream { groupHasOtherPages = true }
         if stream?.serialNumber != serial, let earlier = previousStreams[serial], !header.isBeginningOfStream {
             // A seek back into an earlier link.
             switchStream(to: earlier, &context)
@@ -116,6 +114,7 @@ extension OggParser {
         }
         stream = nil
         group = []
+        groupHasOtherPages = false
         reportedSerials = []
     }
 
@@ -385,7 +384,7 @@ extension OggParser {
     }
 }
 
-private func hex(_ v: UInt32) -> String {
+func hex(_ v: UInt32) -> String {
     let s = String(v, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 8 - s.count)) + s
 }

@@ -44,6 +44,8 @@ struct OggParser: FormatParser {
     var group: [(serial: UInt32, codec: OggCodec)] = []
     /// How many groups (links of a chain) have started.
     var groupCount = 0
+    /// Whether a page that is not a beginning-of-stream page was read in the current group.
+    var groupHasOtherPages = false
     /// Serials whose pages were reported as skipped (one diagnostic each).
     var reportedSerials: Set<UInt32> = []
     /// The followed stream.
