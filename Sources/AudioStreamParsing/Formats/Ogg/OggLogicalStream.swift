@@ -199,6 +199,15 @@ enum OggMapping {
         return 0
     }
 
+    /// Forgets what the frame count of the next packet depends on (Vorbis: the previous block size), after
+    /// a discontinuity or a seek.
+    mutating func resetPacketState() {
+        if case .vorbis(var v) = self {
+            v.durations?.reset()
+            self = .vorbis(v)
+        }
+    }
+
     /// The frames an audio packet decodes to, from its first bytes (up to 16); 0 when unknown.
     mutating func frames(ofPacket first: [UInt8]) throws(CodecHeaderError) -> Int64 {
         switch self {
@@ -249,6 +258,10 @@ struct OggLogicalStream {
     var partial: OggPartialPacket?
     /// The end-of-stream page was seen.
     var ended = false
+    /// Pages were lost (a discontinuity or a sequence gap) since the stream began.
+    var lostPages = false
+    /// Its header packets were lost: its pages are skipped until the next group.
+    var unusable = false
     /// Whether audio packets were delivered for this stream.
     var deliveredAudio = false
     /// The format announced for this stream, once.
