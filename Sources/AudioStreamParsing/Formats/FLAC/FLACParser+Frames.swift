@@ -3,11 +3,14 @@ extension FLACParser {
     /// channel), plus subframe headers, the frame header and footer (RFC 9639 §9.2, §9.3), within the
     /// packet and buffering limits.
     func frameBound(_ limits: ParserLimits) -> Int {
-        guard let info = streamInfo else { return FLACFrameHeader.maximumSize }
+        min(theoreticalFrameBound, limits.maxPacketBytes, limits.maxBufferedBytes - FLACFrameHeader.maximumSize)
+    }
+
+    /// The largest frame STREAMINFO allows, without the limits.
+    var theoreticalFrameBound: Int {
+        guard let info = streamInfo else { return FLACFrameHeader.maximumSize + 3 }
         let bits = Int(info.maximumBlockSize) * Int(info.channels) * (Int(info.bitsPerSample) + 1)
-        let theoretical = bits / 8 + Int(info.channels) * 8 + FLACFrameHeader.maximumSize + 2
-        return max(FLACFrameHeader.maximumSize + 3, min(theoretical, limits.maxPacketBytes,
-            limits.maxBufferedBytes - FLACFrameHeader.maximumSize))
+        return max(FLACFrameHeader.maximumSize + 3, bits / 8 + Int(info.channels) * 8 + FLACFrameHeader.maximumSize + 2)
     }
 
     /// Looks for a frame header from where the search stopped, dropping junk as it goes.
@@ -60,7 +63,9 @@ extension FLACParser {
 
     /// Runs the CRC-16 of the frame at the position over the bytes that arrived, checking every sync
     /// code on the way for the next frame's header.
-    mutating func stepFrame(_ scan: inout FrameScan, _ context: inout ParseContext) -> ParseStep {
+    mutating func stepFrame(
+        _ scan: inout FrameScan, _ context: inout ParseContext
+    ) throws(AudioStreamError) -> ParseStep {
         guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
         let window = context.window
         let bound = frameBound(context.limits)
@@ -113,15 +118,7 @@ extension FLACParser {
                                 state = .frame(FrameScan(header: next, tentative: false))
                                 return .continue
                             }
-                            if !scan.tentative && next.number == scan.header.nextNumber {
-                                context.diagnose(
-                                    "flac: frame \(scan.header.number) at \(window.position) fails its footer "
-                                        + "CRC-16; emitted, bounded by the next frame header")
-                                emitFrame(scan.header, size: i, &context)
-                                state = .frame(FrameScan(header: next, tentative: false))
-                                return .continue
-                            }
-                            if !scan.tentative && next.number > scan.header.number && scan.suspect == nil {
+                            if next.number > scan.header.number && scan.suspect == nil {
                                 scan.suspect = i
                             }
                         default:
@@ -135,26 +132,60 @@ extension FLACParser {
             }
             // Everything readable (or up to the bound) is scanned.
             if let suspect = scan.suspect, i > soft {
-                context.diagnose(
-                    "flac: the frame at \(window.position) has no valid footer CRC-16 before the frame header "
-                        + "at \(window.position + Int64(suspect)); its \(suspect) bytes are dropped")
-                context.window.consume(suspect)
-                state = .searching(Search(cause: "after a damaged frame"))
-                return .continue
+                return abandonFrame(scan, before: suspect, &context)
             }
             if i > bound {
-                context.diagnose(
-                    "flac: no frame end within \(bound) bytes of the \(scan.tentative ? "candidate " : "")"
-                        + "frame header at \(window.position); resynchronising")
-                context.window.consume(1)
-                state = .searching(Search(cause: "after a lost frame"))
-                return .continue
+                if bound < theoreticalFrameBound && !scan.tentative {
+                    throw context.error(
+                        .limitExceeded, "flac: a frame longer than maxPacketBytes/maxBufferedBytes (\(bound) bytes)")
+                }
+                return abandonFrame(scan, before: min(i, window.readable), &context)
             }
             scan.scanned = i
             scan.crc = crc
             state = .frame(scan)
             return .needMoreData(atLeast: window.readable + 1)
         }
+    }
+
+    /// No frame end was found before a later frame header (`end` = its offset) or within the bound:
+    /// the frame's bytes fail the CRC-16. When the CRC-16 comes out 0 somewhere before `end` the frame
+    /// ends there (what follows it is damaged and left to the search); otherwise one byte is dropped
+    /// and the search resumes after the sync code, so a frame inside the damaged bytes is still found.
+    private mutating func abandonFrame(
+        _ scan: FrameScan, before end: Int, _ context: inout ParseContext
+    ) -> ParseStep {
+        let start = context.window.position
+        if let zero = Self.firstZeroCRC(context.window, from: scan.header.length + 3, to: end) {
+            emitFrame(scan.header, size: zero, &context)
+        } else {
+            context.diagnose(
+                "flac: the frame at \(start) fails its footer CRC-16 (no frame end before \(start + Int64(end))); "
+                    + "it is not a packet; resynchronising")
+            context.window.consume(1)
+        }
+        state = .searching(Search(cause: "after a damaged frame"))
+        return .continue
+    }
+
+    /// The first offset in `minimum...end` at which the CRC-16 of the bytes from the position is 0.
+    static func firstZeroCRC(_ window: InputWindow, from minimum: Int, to end: Int) -> Int? {
+        guard end >= minimum else { return nil }
+        var crc: UInt16 = 0
+        var position = 0
+        var found: Int?
+        window.withContiguousSegments(at: 0, count: end) { segment in
+            guard found == nil else { return }
+            for b in segment {
+                crc = FLACCRC.crc16(crc, b)
+                position += 1
+                if crc == 0 && position >= minimum {
+                    found = position
+                    return
+                }
+            }
+        }
+        return found
     }
 
     /// At the end of the stream: the frame at the position ends where its CRC-16 last comes out 0

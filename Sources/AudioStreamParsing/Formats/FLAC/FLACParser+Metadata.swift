@@ -61,10 +61,24 @@ extension FLACParser {
                 context.diagnose(at: start, "flac (CUESHEET): block shorter than its track list; ignored")
             }
             context.window.consume(length)
-        case .vorbisComment, .picture:
-            // TODO(vorbis): decode through Metadata/VorbisComment.swift and Metadata/FLACPicture.swift.
-            step = .skip(Int64(length))
-        case .seekTable, .cueSheet:
+        case .vorbisComment where length <= context.limits.maxTagBytes:
+            guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
+            do {
+                let comment = try VorbisComment.decode(bytes[...], framing: .flacBlock, limits: context.limits)
+                for message in comment.diagnostics { context.diagnose(at: start, message) }
+                metadata = metadata.merging(comment.metadata)
+            } catch {
+                context.diagnose(at: start, "\(error.reason); VORBIS_COMMENT ignored")
+            }
+            context.window.consume(length)
+        case .picture where length <= min(context.limits.maxArtworkBytes, context.limits.maxBufferedBytes):
+            guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
+            switch FLACPicture.artwork(fromBlock: bytes[...], limits: context.limits) {
+            case .success(let artwork): metadata.artwork.append(artwork)
+            case .failure(let failure): context.diagnose(at: start, failure.reason)
+            }
+            context.window.consume(length)
+        case .seekTable, .cueSheet, .vorbisComment, .picture:
             context.diagnose(at: start, "flac (\(header.type)): \(length)-byte block exceeds the limits; skipped")
             step = .skip(Int64(length))
         case .padding, .application:

@@ -9,9 +9,10 @@
 ///   agree with STREAMINFO; it ends where the next such header starts and the CRC-16 over the bytes
 ///   before it (footer included) is 0, or at the end of the stream with the same CRC check. The CRC-16
 ///   runs incrementally over the bytes as they arrive and the scan resumes where it stopped, so 1-byte
-///   feeding stays linear. A next header with exactly the expected frame/sample number also ends a
-///   frame whose CRC-16 fails (the frame is emitted with a diagnostic: its bytes are damaged, its
-///   bounds are not). A false sync inside audio data is never a packet.
+///   feeding stays linear. A frame whose CRC-16 never comes out 0 before a later frame header (past
+///   STREAMINFO's maximum frame size) or within `frameBound` is not a packet: the search resumes one
+///   byte after its sync code, so a false sync inside audio data is never a packet and a good frame
+///   after damaged bytes is still found.
 /// - Buffers: one metadata block (STREAMINFO, SEEKTABLE, CUESHEET up to `maxHeaderChunkBytes`,
 ///   VORBIS_COMMENT up to `maxTagBytes`, PICTURE up to `maxArtworkBytes`), then one frame plus the next
 ///   header (at most `frameBound`).
@@ -61,7 +62,8 @@ struct FLACParser: FormatParser {
     /// The end-of-frame scan of the frame at the position.
     struct FrameScan {
         var header: FLACFrameHeader
-        /// True until the frame is confirmed by its own CRC-16 (a header found by searching).
+        /// True for a header found by searching whose frame number was not the expected one (only
+        /// changes diagnostics: every frame needs its CRC-16).
         var tentative: Bool
         /// Bytes after the position the CRC-16 covers.
         var scanned = 0
@@ -125,7 +127,7 @@ struct FLACParser: FormatParser {
         case .searching(var search):
             return stepSearch(&search, &context)
         case .frame(var scan):
-            return stepFrame(&scan, &context)
+            return try stepFrame(&scan, &context)
         }
     }
 
