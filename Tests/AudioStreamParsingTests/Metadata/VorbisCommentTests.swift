@@ -32,8 +32,11 @@ struct VorbisCommentTests {
             }
         }
         for fixture in XiphTestPackets.fixtures(in: "flac", extensions: ["flac"]) {
-            for block in XiphTestPackets.flacMetadataBlocks(try fixture.bytes()) where block.type == 4 {
-                out.append((fixture, .flacBlock, block.body, try oracleTags(fixture, stream: false)))
+            let bytes = try fixture.bytes()
+            // Behind an ID3v2 tag, ffprobe's format tags are the ID3v2 tag's, not the comment block's.
+            let tags = bytes.starts(with: Array("ID3".utf8)) ? nil : try oracleTags(fixture, stream: false)
+            for block in XiphTestPackets.flacMetadataBlocks(bytes) where block.type == 4 {
+                out.append((fixture, .flacBlock, block.body, tags))
             }
         }
         return out
@@ -68,7 +71,11 @@ struct VorbisCommentTests {
             guard let tags else { continue }
             // FFmpeg turns CHAPTERxxx into chapters and pictures into streams; the rest are tags.
             var ours: [String: [String]] = [:]
-            for tag in comment.metadata.tags where !tag.key.uppercased().hasPrefix("CHAPTER") {
+            // FFmpeg's FLAC demuxer turns WAVEFORMATEXTENSIBLE_CHANNEL_MASK into the channel layout.
+            for tag in comment.metadata.tags
+            where !tag.key.uppercased().hasPrefix("CHAPTER")
+                && tag.key.uppercased() != "WAVEFORMATEXTENSIBLE_CHANNEL_MASK"
+            {
                 #expect(tag.source == "vorbis")
                 let name = Self.ffmpegNames[tag.key.uppercased()] ?? tag.key.uppercased()
                 ours[name, default: []].append(tag.value)
