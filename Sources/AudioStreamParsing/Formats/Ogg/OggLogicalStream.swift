@@ -179,14 +179,14 @@ enum OggMapping {
                 : nil
             return OggStreamFormat(
                 streamDescription: id.streamDescription, magicCookie: cookie,
-                channelLayout: VorbisChannelOrder.layout(channels: id.channels), metadata: v.metadata,
+                channelLayout: VorbisChannelLayout.layout(channels: id.channels), metadata: v.metadata,
                 bitRate: id.bitrateNominal > 0 ? UInt32(id.bitrateNominal) : nil,
                 primingFrames: v.primingFrames ?? 0)
         case .flac(let header, _, let metadata):
             let info = header.streamInfo
             return OggStreamFormat(
                 streamDescription: info.streamDescription, magicCookie: info.magicCookie,
-                channelLayout: VorbisChannelOrder.layout(channels: Int(info.channels)), metadata: metadata,
+                channelLayout: FLACParser.channelLayout(channels: info.channels), metadata: metadata,
                 packetSizeUpperBound: info.maximumFrameSize > 0 ? info.maximumFrameSize : nil)
         }
     }
