@@ -104,6 +104,9 @@ struct ADTSParser: FormatParser {
     var hasVariablePackets = false
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
+    /// ID3v1/APEv2 tags met at a frame boundary since the last frame (read at `finish`, or reported
+    /// when a frame follows them).
+    var trailingTags = TrailingTags()
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
@@ -119,6 +122,17 @@ struct ADTSParser: FormatParser {
     /// In sync: emits the frame at the position once its successor is known.
     private mutating func stepSynced(_ context: inout ParseContext) -> ParseStep {
         let window = context.window
+        if window.peekUInt8() != 0xFF {
+            // An ID3v1 or APEv2 tag after a frame (ID3v2 tags are found by the search, as timed metadata).
+            switch TrailingTags.kind(in: window, at: 0) {
+            case .tag(let kind) where kind != .id3v2:
+                if let step = trailingTags.read(kind, &context, format: "adts") { return step }
+            case .undecided(let n) where !window.isFinal:
+                return .needMoreData(atLeast: n)
+            default:
+                break
+            }
+        }
         guard let decoded = ADTSHeader.decode(window, at: 0) else {
             if !window.isFinal { return .needMoreData(atLeast: ADTSHeader.fixedSize) }
             if window.readable == 0 { return .needMoreData(atLeast: 1) }
@@ -172,25 +186,20 @@ struct ADTSParser: FormatParser {
         }
         context.window.consume(size)
         state = .searching(Search(cause: .afterTag))
-        guard let metadata = Self.metadata(fromID3v2: bytes) else {
+        // The full reader: text, TXXX, COMM, USLT, PRIV, artwork and chapters.
+        guard let tag = ID3v2Tag.parse(bytes, limits: context.limits) else {
             context.diagnose(at: position, "adts: the ID3v2 tag at \(position) (\(size) bytes) could not be read")
             return .continue
         }
+        for problem in tag.diagnostics { context.diagnose(at: position, "adts (ID3v2): \(problem)") }
         if configuration == nil {
-            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(metadata)
-        } else {
-            // Timed metadata (HLS): the tag's content is the stream's current metadata.
-            context.announce(.metadata(metadata))
+            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(tag.metadata)
+        } else if !tag.metadata.isEmpty {
+            // Timed metadata (HLS): the tag's content is the stream's metadata from this packet on.
+            context.announceTimedMetadata(tag.metadata)
+            leadingMetadata = nil
         }
         return .continue
-    }
-
-    /// The metadata of one whole ID3v2 tag, or `nil` when it cannot be read.
-    static func metadata(fromID3v2 bytes: [UInt8]) -> AudioMetadata? {
-        guard let entries = ID3v2TagReader.read(bytes) else { return nil }
-        var metadata = AudioMetadata()
-        for entry in entries { metadata.add(entry.tag, infoKey: entry.infoKey) }
-        return metadata
     }
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
@@ -217,6 +226,10 @@ struct ADTSParser: FormatParser {
         guard configuration != nil else {
             throw context.error(.invalidFile, "adts: no ADTS frame found in the stream")
         }
+        if let metadata = trailingTags.metadata(limits: context.limits) {
+            // APEv2/ID3v1 after the last frame: merged after the tags that started the stream.
+            context.announce(.metadata((leadingMetadata ?? AudioMetadata()).merging(metadata)))
+        }
         if indicesExact && context.nextPacketIndex == totals.packets {
             finalPacketCount = totals.packets
             context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
@@ -229,6 +242,7 @@ struct ADTSParser: FormatParser {
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .searching(Search(cause: .discontinuity))
         skipPackets = 0
+        trailingTags.removeAll()
         if configuration != nil { indicesExact = false }
     }
 
@@ -246,6 +260,7 @@ struct ADTSParser: FormatParser {
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard configuration != nil else { return false }
         skipPackets = 0
+        trailingTags.removeAll()
         let recorded = Int64(max(0, packetOffsets.count - 1))
         if packet < recorded {
             // Exact: a frame starts there. Packets of the same frame before the target are dropped.

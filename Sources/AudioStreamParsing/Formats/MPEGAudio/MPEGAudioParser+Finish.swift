@@ -60,8 +60,9 @@ extension MPEGAudioParser {
         let bytes = statistics.lastEnd.map { $0 - stream.dataOffset } ?? 0
         context.announce(.audioDataByteCount(UInt64(max(0, bytes))))
         if packets > 0 { announceRunningValues(stream, &context) }
-        if let info = packetTableInfo(stream, packets: packets, exact: declared == nil || declared == packets) {
-            context.announce(.packetTableInfo(info))
+        if let gapless = packetTableInfo(stream, packets: packets, exact: declared == nil || declared == packets) {
+            if gapless.clamped { diagnoseClampedGapless(stream, packets: packets, gapless.info, &context) }
+            context.announce(.packetTableInfo(gapless.info))
         }
     }
 

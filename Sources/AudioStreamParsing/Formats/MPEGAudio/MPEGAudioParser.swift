@@ -79,6 +79,8 @@ struct MPEGAudioParser: FormatParser {
     var isContinuous = true
     /// The packet count found at `finish`.
     var finalPacketCount: Int64?
+    /// A LAME tag's delay and padding exceeding the stream were reported.
+    var reportedClampedGapless = false
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
@@ -190,7 +192,7 @@ struct MPEGAudioParser: FormatParser {
     }
 
     /// Announces the stream's properties at its first audio frame.
-    private func publish(_ stream: MPEGStream, firstLength: Int, _ context: inout ParseContext) {
+    private mutating func publish(_ stream: MPEGStream, firstLength: Int, _ context: inout ParseContext) {
         let fpp = stream.framesPerPacket
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(stream.firstHeader.streamDescription),
@@ -221,27 +223,49 @@ struct MPEGAudioParser: FormatParser {
                 : UInt64(stream.firstHeader.bitRate)
             if bits <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(bits))) }
         }
-        if let packets = stream.declaredPacketCount, let info = packetTableInfo(stream, packets: packets, exact: true) {
-            values.append(.packetTableInfo(info))
-        }
+        let packets = stream.declaredPacketCount
+        let gapless = packets.flatMap { packetTableInfo(stream, packets: $0, exact: true) }
+        if let gapless { values.append(.packetTableInfo(gapless.info)) }
         context.publishHeader(values, dataOffset: stream.dataOffset)
+        if let packets, let gapless, gapless.clamped {
+            diagnoseClampedGapless(stream, packets: packets, gapless.info, &context)
+        }
     }
 
     /// Gapless information from the LAME tag for a stream of `packets` frames: priming = encoder delay
     /// + 529 (the decoder delay), remainder = padding − 529 (at least 0), valid = the rest. With
     /// `exact` false (the frame count differs from the one the tag was written for) the remainder is
-    /// not applied. `nil` without a trusted LAME tag or when the values exceed the stream.
-    func packetTableInfo(_ stream: MPEGStream, packets: Int64, exact: Bool) -> PacketTableInfo? {
+    /// not applied. `nil` without a trusted LAME tag.
+    ///
+    /// A tag whose delay and padding exceed the stream (damaged, or written for another stream) is
+    /// clamped so that the three values still add up to the stream's frames: priming to the frames,
+    /// the remainder to what is left after the priming; `clamped` is then true (the caller reports it).
+    func packetTableInfo(_ stream: MPEGStream, packets: Int64, exact: Bool) -> (info: PacketTableInfo, clamped: Bool)? {
         guard let lame = stream.xing?.lame, lame.hasTrustedGaplessInfo, stream.hasConstantFramesPerPacket else {
             return nil
         }
-        let priming = lame.encoderDelay + Self.decoderDelay
-        let remainder = exact ? max(0, lame.padding - Self.decoderDelay) : 0
         let (total, overflow) = packets.multipliedReportingOverflow(by: Int64(stream.framesPerPacket))
-        guard !overflow else { return nil }
-        let valid = total - Int64(priming) - Int64(remainder)
-        guard valid >= 0 else { return nil }
-        return PacketTableInfo(
-            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        guard !overflow, total >= 0 else { return nil }
+        let wantedPriming = Int64(lame.encoderDelay + Self.decoderDelay)
+        let wantedRemainder = Int64(exact ? max(0, lame.padding - Self.decoderDelay) : 0)
+        let priming = min(wantedPriming, total)
+        let remainder = min(wantedRemainder, total - priming)
+        let info = PacketTableInfo(
+            numberValidFrames: total - priming - remainder, primingFrames: Int32(priming),
+            remainderFrames: Int32(remainder))
+        return (info, priming != wantedPriming || remainder != wantedRemainder)
+    }
+
+    /// Reports (once) a LAME tag whose delay and padding exceed the stream.
+    mutating func diagnoseClampedGapless(
+        _ stream: MPEGStream, packets: Int64, _ info: PacketTableInfo, _ context: inout ParseContext
+    ) {
+        guard !reportedClampedGapless, let lame = stream.xing?.lame else { return }
+        reportedClampedGapless = true
+        context.diagnose(
+            at: stream.dataOffset - Int64(stream.infoFrameLength),
+            "mpeg (LAME tag): encoder delay \(lame.encoderDelay) and padding \(lame.padding) exceed the stream's "
+                + "\(packets) frame(s) of \(stream.framesPerPacket) samples; packetTableInfo clamped to priming "
+                + "\(info.primingFrames), remainder \(info.remainderFrames), valid \(info.numberValidFrames)")
     }
 }

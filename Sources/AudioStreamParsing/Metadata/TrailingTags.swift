@@ -1,7 +1,9 @@
-/// Tags found after the audio frames of an MPEG stream (or between frames, in concatenated files):
-/// ID3v1 (with `TAG+`), APEv2, ID3v2 and Lyrics3v2. They are recognised so that they are neither
-/// packets nor junk; their bytes are kept (up to `ParserLimits.maxTagBytes`) and read by the
-/// metadata readers (``metadata(limits:)``) when they end the stream.
+/// Tags found at a frame boundary of a framed stream (MPEG audio, ADTS): after the last frame, or
+/// between frames in concatenated files and streams. ID3v1 (with `TAG+`), APEv2, ID3v2 and
+/// Lyrics3v2 are recognised (``kind(in:at:)``) and read (``read(_:_:format:)``) so that they are
+/// neither packets nor junk; their bytes are kept (up to `ParserLimits.maxTagBytes`) and read by the
+/// metadata readers: all of them when they end the stream (``metadata(limits:)``), the ID3v2 tags
+/// among them when a frame follows (``metadata(of:limits:)``: they start the next part).
 ///
 /// Layouts recognised:
 ///
@@ -11,7 +13,7 @@
 ///              header/footer: "APETAGEX" version(4 LE) size(4 LE: items + footer)
 ///                             item count(4 LE) flags(4 LE: bit 31 has header, bit 29 is header)
 ///                             reserved(8)
-///  ID3v2:      see ID3v2TagHeader (a tag between frames, or appended at the end)
+///  ID3v2:      see ID3v2Tag.Header (a tag between frames, or appended at the end)
 ///  Lyrics3v2:  "LYRICSBEGIN" … size(6 ASCII digits) "LYRICS200", just before ID3v1
 /// ```
 ///
@@ -52,11 +54,14 @@ struct TrailingTags {
     var isEmpty: Bool { tags.isEmpty }
 
     /// The metadata the tags carry, in stream order (an info key keeps the first value: APEv2
-    /// before ID3v1), read by `ID3v1Tag`, `APEv2Tag` and `ID3v2Tag`; `nil` when none of them has any.
-    /// Tags held only in part (larger than `maxTagBytes`, or begun before the bytes kept) are not read.
-    func metadata(limits: ParserLimits) -> AudioMetadata? {
+    /// before ID3v1), read by `ID3v1Tag`, `APEv2Tag` and `ID3v2Tag` (artwork and chapters
+    /// included); `nil` when none of them has any. Tags held only in part (larger than
+    /// `maxTagBytes`, or begun before the bytes kept) are not read.
+    ///
+    /// - Parameter kinds: only tags of these kinds (all by default).
+    func metadata(of kinds: Set<Kind> = [.id3v1, .apev2, .id3v2, .lyrics3], limits: ParserLimits) -> AudioMetadata? {
         var merged = AudioMetadata()
-        for tag in tags where !tag.bytes.isEmpty {
+        for tag in tags where !tag.bytes.isEmpty && kinds.contains(tag.kind) {
             let metadata: AudioMetadata?
             switch tag.kind {
             case .id3v1: metadata = ID3v1Tag.parse(tag.bytes)?.metadata
@@ -67,6 +72,62 @@ struct TrailingTags {
             if let metadata { merged = merged.merging(metadata) }
         }
         return merged.isEmpty ? nil : merged
+    }
+
+    // MARK: Reading at a frame boundary
+
+    /// Reads (or skips) the tag of `kind` that starts at the position and appends it: its bytes
+    /// are kept when it is at most `min(maxTagBytes, maxBufferedBytes)` long, otherwise it is
+    /// skipped unbuffered with a diagnostic. A tag cut by the end of the stream is kept short
+    /// (unread), except an ID3v1 tag, which needs all 128 bytes.
+    ///
+    /// - Parameter format: the diagnostic prefix ("mpeg", "adts").
+    /// - Returns: the step to take, or `nil` when the bytes are not a usable tag after all (the
+    ///   caller then treats them as junk).
+    mutating func read(_ kind: Kind, _ context: inout ParseContext, format: String) -> ParseStep? {
+        let window = context.window
+        let length: Int
+        switch kind {
+        case .id3v1:
+            // A `TAG+` block is followed by its ID3v1 tag: both are read as one.
+            let plus = Self.enhancedID3v1ByteCount - Self.id3v1ByteCount
+            if window.matches(Self.enhancedID3v1Magic, at: 0) {
+                if window.readable < plus + 3 && !window.isFinal { return .needMoreData(atLeast: plus + 3) }
+                length =
+                    window.matches(Self.id3v1Magic, at: plus) ? Self.enhancedID3v1ByteCount : Self.id3v1ByteCount
+            } else {
+                length = Self.id3v1ByteCount
+            }
+        case .apev2:
+            guard window.readable >= Self.apeHeaderByteCount else {
+                return window.isFinal ? nil : .needMoreData(atLeast: Self.apeHeaderByteCount)
+            }
+            guard let n = Self.apeTagLength(in: window, at: 0) else { return nil }
+            length = n
+        case .id3v2:
+            guard case .header(let header) = ID3v2Tag.Header.recognise(window, at: 0) else { return nil }
+            length = header.totalByteCount
+        case .lyrics3:
+            return nil
+        }
+        let offset = window.position
+        let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
+        if length > limit {
+            append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: []))
+            context.diagnose("\(format) (\(kind.rawValue)): \(length)-byte tag exceeds maxTagBytes; skipped")
+            return .skip(Int64(length))
+        }
+        guard let bytes = window.peekBytes(count: length) else {
+            if !window.isFinal { return .needMoreData(atLeast: length) }
+            if kind == .id3v1 { return nil }
+            context.diagnose("\(format) (\(kind.rawValue)): stream ends inside a \(length)-byte tag")
+            append(.init(kind: kind, offset: offset, byteCount: Int64(window.readable), bytes: []))
+            context.window.consume(window.readable)
+            return .continue
+        }
+        context.window.consume(length)
+        append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: bytes))
+        return .continue
     }
 
     // MARK: Recognition at a frame boundary
@@ -91,7 +152,7 @@ struct TrailingTags {
             if window.matches(apeMagic, at: offset) { return .tag(.apev2) }
             if window.couldMatch(apeMagic, at: offset) { return .undecided(atLeast: offset + apeMagic.count) }
         case 0x49:  // I
-            switch ID3v2TagHeader.recognise(window, at: offset) {
+            switch ID3v2Tag.Header.recognise(window, at: offset) {
             case .header: return .tag(.id3v2)
             case .needMoreData(let n): return .undecided(atLeast: n)
             case .notATag: break
