@@ -28,8 +28,11 @@ struct FramedStreamTagTests {
     /// A 128-byte ID3v1.1 tag laid out by hand (id3.org "ID3v1"): "TAG", title 30, artist 30,
     /// album 30, year 4, comment 28, 0, track, genre.
     static func id3v1(title: String, artist: String, track: UInt8, genre: UInt8) -> [UInt8] {
-        func field(_ s: String, _ n: Int) -> [UInt8] { Array((Array(s.utf8) + [UInt8](repeating: 0, count: n)).prefix(n)) }
-        let tag = Array("TAG".utf8) + field(title, 30) + field(artist, 30) + field("", 30) + field("2001", 4)
+        func field(_ s: String, _ n: Int) -> [UInt8] {
+            Array((Array(s.utf8) + [UInt8](repeating: 0, count: n)).prefix(n))
+        }
+        let tag =
+            Array("TAG".utf8) + field(title, 30) + field(artist, 30) + field("", 30) + field("2001", 4)
             + field("", 28) + [0, track, genre]
         precondition(tag.count == 128)
         return tag
@@ -59,7 +62,8 @@ struct FramedStreamTagTests {
     @Test("ADTS: APEv2 then ID3v1 after the last frame: both read, APEv2 first (first value wins)")
     func adtsTrailingAPEAndID3v1() throws {
         let path = "adts/aac-44100-2ch-apetag.aac"
-        let bytes = try ADTSFixtures.bytes(path) + Self.id3v1(title: "V1 Title", artist: "V1 Artist", track: 4, genre: 13)
+        let bytes =
+            try ADTSFixtures.bytes(path) + Self.id3v1(title: "V1 Title", artist: "V1 Artist", track: 4, genre: 13)
         let (log, failures) = ChunkingVerifier.verify(bytes)
         #expect(failures.isEmpty, "\(failures)")
         #expect(log.packetCount == (try ADTSFixtures.packets(try ADTSFixtures.oracle(path))).count)
@@ -74,6 +78,43 @@ struct FramedStreamTagTests {
         #expect(Set(metadata.tags.map(\.source)) == ["ape", "id3v1"])
     }
 
+    /// An APEv2 tag without header (APEv2 specification, wiki.hydrogenaud.io): items (value size
+    /// 4 LE, flags 4 LE, key, 0, value), then the 32-byte footer "APETAGEX", version 2000, size
+    /// (items + footer), item count, flags 0 (no header; this is the footer), 8 reserved bytes.
+    static func apeFooterOnly(_ items: [(String, String)]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(v >> (8 * $0) & 0xFF) } }
+        var body: [UInt8] = []
+        for (key, value) in items {
+            body += le32(value.utf8.count) + le32(0) + Array(key.utf8) + [0] + Array(value.utf8)
+        }
+        let footer =
+            Array("APETAGEX".utf8) + le32(2000) + le32(body.count + 32) + le32(items.count) + le32(0)
+            + [UInt8](repeating: 0, count: 8)
+        return body + footer
+    }
+
+    @Test("ADTS: junk, then a header-less APEv2 tag and ID3v1 at the end: tags found in the held-back tail")
+    func adtsTrailingTagsAfterJunk() throws {
+        let base = try ADTSFixtures.bytes("adts/aac-44100-2ch.aac")
+        let frames = try ADTSFixtures.packets(try ADTSFixtures.oracle("adts/aac-44100-2ch.aac"))
+        let junk = Array("junk after the last frame".utf8)
+        let ape = Self.apeFooterOnly([("Title", "Footer Title"), ("Artist", "Footer Artist")])
+        let v1 = Self.id3v1(title: "V1 Title", artist: "V1 Artist", track: 2, genre: 0)
+        let (log, failures) = ChunkingVerifier.verify(base + junk + ape + v1)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(log.packets.map(\.offset) == frames.map { $0.pos + 7 })
+        // Only the junk is reported; the tags are not junk.
+        #expect(log.diagnostics.map(\.byteOffset) == [Int64(base.count)])
+        #expect(log.diagnostics.first?.message.contains("\(junk.count) bytes") == true)
+        let events = Self.metadataEvents(log)
+        #expect(events.count == 1)
+        #expect(events.first?.packetsBefore == Int64(frames.count))
+        #expect(events.first?.metadata.info[InfoKey.title] == "Footer Title")
+        #expect(events.first?.metadata.info[InfoKey.artist] == "Footer Artist")
+        #expect(events.first?.metadata.info[InfoKey.trackNumber] == "2")
+        #expect(Set(events.first?.metadata.tags.map(\.source) ?? []) == ["ape", "id3v1"])
+    }
+
     @Test("ADTS: an ID3v1 tag between two streams ends the first part: reported, the frames after it kept")
     func adtsID3v1BetweenFrames() throws {
         let first = try ADTSFixtures.bytes("adts/aac-44100-2ch.aac")
@@ -85,7 +126,8 @@ struct FramedStreamTagTests {
         let wanted = frames.map { $0.pos + 7 } + frames.map { $0.pos + 7 + shift }
         #expect(log.packets.map(\.offset) == wanted)
         #expect(
-            log.diagnostics == [ParserDiagnostic(at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")])
+            log.diagnostics == [ParserDiagnostic(at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")]
+        )
         #expect(Self.metadataEvents(log).isEmpty)
     }
 
@@ -135,7 +177,8 @@ struct FramedStreamTagTests {
         let a = try MPEGFixtures.bytes("tags/id3v23-id3lib-id3v1.mp3")
         let b = try MPEGFixtures.bytes("tags/id3v24-eyed3-utf16be-apic.mp3")
         let packetsA = try #require(try MPEGFixtures.oracle("tags/id3v23-id3lib-id3v1.mp3")["packets"] as? [[Int]])
-        let packetsB = try #require(try MPEGFixtures.oracle("tags/id3v24-eyed3-utf16be-apic.mp3")["packets"] as? [[Int]])
+        let packetsB = try #require(
+            try MPEGFixtures.oracle("tags/id3v24-eyed3-utf16be-apic.mp3")["packets"] as? [[Int]])
         let (log, failures) = ChunkingVerifier.verify(a + b)
         #expect(failures.isEmpty, "\(failures)")
         // B's Info frame is an ordinary frame in the middle of the stream: one packet more.

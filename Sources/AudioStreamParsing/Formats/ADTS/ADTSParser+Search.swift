@@ -22,10 +22,12 @@ extension ADTSParser {
                 if search.firstRejection == nil { search.firstRejection = reason }
                 i += 1
             case .needMoreData(let n):
-                if search.heldFrame == nil && i > 0 {
-                    // Everything before `i` is junk: drop it now rather than hold it.
-                    skipJunk(i, &search, &context)
-                    search.offset = 0
+                let holdBack = TrailingTagLocator.junkHoldBack
+                if search.heldFrame == nil && i > holdBack {
+                    // Everything before `i` is junk: drop it now rather than hold it, except its last
+                    // bytes, which may be tags that end the stream (read at `finish`).
+                    skipJunk(i - holdBack, &search, &context)
+                    search.offset = holdBack
                     state = .searching(search)
                     return .continue
                 }

@@ -13,18 +13,21 @@
 ///   split when its header carries `raw_data_block_position`s (CRC-protected frames), otherwise it is
 ///   one packet of 1024 × blocks frames, with a diagnostic.
 /// - Buffers: at most one frame plus its successor's header (≤ 8 KiB + 10 bytes), or one frame
-///   plus the scan inside it while resynchronising; ID3v2 tags up to `ParserLimits.maxTagBytes`
-///   (larger ones are skipped unbuffered). Junk is dropped as it is scanned.
+///   plus the scan inside it while resynchronising; ID3v2, APEv2 and ID3v1 tags up to
+///   `ParserLimits.maxTagBytes` (larger ones are skipped unbuffered). Junk is dropped as it is
+///   scanned, except the last 256 bytes of a run (tags that end the stream, found at `finish`).
 /// - Announces, when the first frame is confirmed: dataFormat, formatList (one item), magicCookie
 ///   (ES_Descriptor with the AudioSpecificConfig), channelLayout (configurations 1–7),
 ///   maximumPacketSize and packetSizeUpperBound (8184), averageBytesPerPacket and bitRate
 ///   (estimated from the first frame), metadata (from leading ID3v2 tags), restrictsRandomAccess
 ///   (false), then dataOffset (the first frame's header) and readyToProducePackets. bitRate and
 ///   averageBytesPerPacket are announced again after 16, 64, 256, 1024, 4096 and every 16384
-///   packets; an ID3v2 tag between frames announces `metadata` where it occurs; a confirmed change
-///   of the fixed header fields announces the new format.
+///   packets; an ID3v2 tag between frames announces `metadata` where it occurs (replacing the
+///   stream's metadata: ``ParseContext/announceTimedMetadata(_:)``); a confirmed change of the fixed
+///   header fields announces the new format.
 /// - `finish`: delivers the last frame when it ends exactly at the end of the stream, drops a
-///   truncated one with a diagnostic, and announces the exact audioDataPacketCount,
+///   truncated one with a diagnostic, announces the metadata of APEv2/ID3v1 tags after the last
+///   frame (``TrailingTags``, ``TrailingTagLocator``), and announces the exact audioDataPacketCount,
 ///   audioDataByteCount (from the first frame to the end of the last), bitRate,
 ///   averageBytesPerPacket and maximumPacketSize when the stream was parsed in order. Throws
 ///   `invalidFile` when no frame was found.
@@ -219,6 +222,7 @@ struct ADTSParser: FormatParser {
         }
         if case .searching(let search) = state {
             var search = search
+            if configuration != nil { locateTrailingTags(&search, &context) }
             skipJunk(context.window.readable, &search, &context)
             reportSkipped(search, &context)
             state = .searching(Search(cause: .lostSync))
@@ -237,6 +241,33 @@ struct ADTSParser: FormatParser {
             context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
             announceRates(&context)
         }
+    }
+
+    /// The stream ends in junk (the search holds back its last bytes): tags that end the stream
+    /// after the junk (ID3v1 and `TAG+`, Lyrics3v2, APEv2 by its footer, an ID3v2.4 tag by its
+    /// footer) are found with ``TrailingTagLocator``, kept in `trailingTags` (unread when they began
+    /// before the bytes held back) and consumed; the junk before them is skipped (and tag bytes
+    /// already dropped as junk are taken off the skipped count).
+    private mutating func locateTrailingTags(_ search: inout Search, _ context: inout ParseContext) {
+        let tail = context.window.peekBytes(count: context.window.readable) ?? []
+        let layout = TrailingTagLocator.locate(in: tail)
+        guard layout.start < tail.count else { return }
+        let tailStart = context.window.position
+        let junkBefore = max(0, layout.start)
+        // Tag bytes that were already dropped as junk are not junk after all.
+        let passed = min(Int64(max(0, -layout.start)), search.skipped)
+        search.skipped -= passed
+        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+        ]
+        for case (let kind, let range?) in ranges {
+            trailingTags.append(
+                .init(
+                    kind: kind, offset: tailStart + Int64(range.lowerBound), byteCount: Int64(range.count),
+                    bytes: range.lowerBound >= 0 ? Array(tail[range]) : []))
+        }
+        skipJunk(junkBefore, &search, &context)
+        context.window.consume(tail.count - junkBefore)
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {

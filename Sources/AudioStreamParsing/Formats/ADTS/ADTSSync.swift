@@ -149,4 +149,3 @@ enum ADTSSync {
     /// `TAG`: an ID3v1 tag.
     static let id3v1Magic: [UInt8] = Array("TAG".utf8)
 }
-

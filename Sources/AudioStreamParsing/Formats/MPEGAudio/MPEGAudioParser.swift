@@ -46,7 +46,7 @@ struct MPEGAudioParser: FormatParser {
 
     /// Bytes at the end of a junk run held back, so that tags ending the stream can be recognised
     /// at `finish` (ID3v1 128, APEv2 footer 32, Lyrics3v2 end 15).
-    static let junkHoldBack = 256
+    static let junkHoldBack = TrailingTagLocator.junkHoldBack
 
     /// Where the parser is.
     enum State {
