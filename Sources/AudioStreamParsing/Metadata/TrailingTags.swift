@@ -34,8 +34,12 @@ struct TrailingTags {
         /// Absolute offset of its first byte.
         let offset: Int64
         let byteCount: Int64
-        /// The tag's bytes, or empty when it was larger than `maxTagBytes` or only partly held.
+        /// The tag's bytes, or empty when it was larger than `maxTagBytes`, only partly held, or
+        /// read as it streamed by (`parsed`).
         let bytes: [UInt8]
+        /// The metadata of a tag already read as it streamed by (ID3v2 tags, read frame by frame by
+        /// ``ID3v2StreamReader``); `nil` when `bytes` are to be read.
+        var parsed: AudioMetadata? = nil
     }
 
     /// The tags since the last audio frame, in stream order.
@@ -61,8 +65,13 @@ struct TrailingTags {
     /// - Parameter kinds: only tags of these kinds (all by default).
     func metadata(of kinds: Set<Kind> = [.id3v1, .apev2, .id3v2, .lyrics3], limits: ParserLimits) -> AudioMetadata? {
         var merged = AudioMetadata()
-        for tag in tags where !tag.bytes.isEmpty && kinds.contains(tag.kind) {
+        for tag in tags where kinds.contains(tag.kind) {
             let metadata: AudioMetadata?
+            if let parsed = tag.parsed {
+                merged = merged.merging(parsed)
+                continue
+            }
+            guard !tag.bytes.isEmpty else { continue }
             switch tag.kind {
             case .id3v1: metadata = ID3v1Tag.parse(tag.bytes)?.metadata
             case .apev2: metadata = APEv2Tag.parse(tag.bytes, limits: limits)?.metadata
@@ -76,10 +85,12 @@ struct TrailingTags {
 
     // MARK: Reading at a frame boundary
 
-    /// Reads (or skips) the tag of `kind` that starts at the position and appends it: its bytes
-    /// are kept when it is at most `min(maxTagBytes, maxBufferedBytes)` long, otherwise it is
+    /// Reads (or skips) the ID3v1 or APEv2 tag that starts at the position and appends it: its
+    /// bytes are kept when it is at most `min(maxTagBytes, maxBufferedBytes)` long, otherwise it is
     /// skipped unbuffered with a diagnostic. A tag cut by the end of the stream is kept short
-    /// (unread), except an ID3v1 tag, which needs all 128 bytes.
+    /// (unread), except an ID3v1 tag, which needs all 128 bytes. ID3v2 tags are not read here:
+    /// the parsers stream them with ``ID3v2StreamReader`` (frame by frame, artwork up to
+    /// `maxArtworkBytes`) and append the result with ``appendID3v2(_:at:)``.
     ///
     /// - Parameter format: the diagnostic prefix ("mpeg", "adts").
     /// - Returns: the step to take, or `nil` when the bytes are not a usable tag after all (the
@@ -104,10 +115,7 @@ struct TrailingTags {
             }
             guard let n = Self.apeTagLength(in: window, at: 0) else { return nil }
             length = n
-        case .id3v2:
-            guard case .header(let header) = ID3v2Tag.Header.recognise(window, at: 0) else { return nil }
-            length = header.totalByteCount
-        case .lyrics3:
+        case .id3v2, .lyrics3:
             return nil
         }
         let offset = window.position
@@ -128,6 +136,11 @@ struct TrailingTags {
         context.window.consume(length)
         append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: bytes))
         return .continue
+    }
+
+    /// Appends an ID3v2 tag read by ``ID3v2StreamReader`` that started at absolute offset `offset`.
+    mutating func appendID3v2(_ tag: ID3v2Tag, at offset: Int64) {
+        append(.init(kind: .id3v2, offset: offset, byteCount: Int64(tag.byteCount), bytes: [], parsed: tag.metadata))
     }
 
     // MARK: Recognition at a frame boundary

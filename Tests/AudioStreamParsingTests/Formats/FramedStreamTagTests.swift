@@ -205,6 +205,30 @@ struct FramedStreamTagTests {
         #expect(second.tags.allSatisfy { $0.source == "id3v2" })
     }
 
+    @Test("MP3 and ADTS: a between-frame ID3v2 tag larger than maxTagBytes is streamed; its picture is kept")
+    func largeTagBetweenFramesIsStreamed() throws {
+        // eyeD3's tag: small text frames and a 100-byte PNG in an APIC frame. With maxTagBytes 64 the tag
+        // as a whole is over the limit, but every frame is within its own bound (text 64, pictures
+        // maxArtworkBytes): read frame by frame, nothing is lost.
+        var options = ParserOptions()
+        options.limits.maxTagBytes = 64
+        let eyed3 = try MPEGFixtures.bytes("tags/id3v24-eyed3-utf16be-apic.mp3")
+        let tag = Self.leadingTag(eyed3)
+        #expect(tag.count > 64)
+        let mp3 = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-notag.mp3")
+        let adts = try ADTSFixtures.bytes("adts/aac-44100-2ch.aac")
+        let adtsFrames = try ADTSFixtures.packets(try ADTSFixtures.oracle("adts/aac-44100-2ch.aac"))
+        let adtsAt = Int(adtsFrames[5].pos)
+        for bytes in [mp3 + eyed3, Array(adts[..<adtsAt]) + tag + Array(adts[adtsAt...])] {
+            let (log, failures) = ChunkingVerifier.verify(bytes, options: options)
+            #expect(failures.isEmpty, "\(failures)")
+            let events = Self.metadataEvents(log)
+            #expect(events.count == 1)
+            #expect(events.first?.metadata.info[InfoKey.title] == "Eye Tïtle")
+            #expect(events.first?.metadata.artwork.map(\.data.count) == [100])
+        }
+    }
+
     @Test("MP3: trailing ID3v1 after a stream whose ID3v2 tag came between frames is merged after that tag")
     func mp3TrailingTagFollowsTimedTag() throws {
         let a = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-notag.mp3")

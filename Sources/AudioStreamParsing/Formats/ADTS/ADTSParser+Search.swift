@@ -34,10 +34,10 @@ extension ADTSParser {
                 search.offset = i
                 state = .searching(search)
                 return .needMoreData(atLeast: n)
-            case .id3Tag(let size):
+            case .id3Tag:
                 skipJunk(i, &search, &context)
                 reportSkipped(search, &context)
-                state = .tag(size: size)
+                state = .tag
                 return .continue
             case .confirmed(let header):
                 if search.heldFrame != nil {

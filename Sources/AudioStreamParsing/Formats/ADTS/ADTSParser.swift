@@ -38,8 +38,8 @@ struct ADTSParser: FormatParser {
         case searching(Search)
         /// In sync: a frame header is expected at the position.
         case synced
-        /// An ID3v2 tag of this many bytes starts at the position.
-        case tag(size: Int)
+        /// An ID3v2 tag starts (or is being read, by `tagReader`) at the position.
+        case tag
     }
 
     /// The progress of a frame search.
@@ -110,6 +110,8 @@ struct ADTSParser: FormatParser {
     /// ID3v1/APEv2 tags met at a frame boundary since the last frame (read at `finish`, or reported
     /// when a frame follows them).
     var trailingTags = TrailingTags()
+    /// The ID3v2 tag being read (kept outside `state` so it is mutated in place).
+    var tagReader: ID3v2StreamReader?
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
@@ -117,8 +119,8 @@ struct ADTSParser: FormatParser {
             return stepSearch(&search, &context)
         case .synced:
             return stepSynced(&context)
-        case .tag(let size):
-            return stepTag(size: size, &context)
+        case .tag:
+            return stepTag(&context)
         }
     }
 
@@ -172,37 +174,41 @@ struct ADTSParser: FormatParser {
         }
     }
 
-    /// An ID3v2 tag at the position: parsed and announced, or skipped when too large.
-    private mutating func stepTag(size: Int, _ context: inout ParseContext) -> ParseStep {
-        let position = context.window.position
-        if size > min(context.limits.maxTagBytes, context.limits.maxBufferedBytes) {
-            context.diagnose("adts: ID3v2 tag of \(size) bytes at \(position) exceeds maxTagBytes; skipped unread")
+    /// An ID3v2 tag at the position, read frame by frame by ``ID3v2StreamReader`` (text up to
+    /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered, so a large
+    /// tag never delays the frames after it beyond its own bytes); then announced.
+    private mutating func stepTag(_ context: inout ParseContext) -> ParseStep {
+        if tagReader == nil { tagReader = ID3v2StreamReader(limits: context.limits) }
+        // Safe to force unwrap: set just above; the call mutates the stored reader in place.
+        switch tagReader!.step(&context) {
+        case .needMoreData(let n):
+            return .needMoreData(atLeast: n)
+        case .skip(let n):
+            return .skip(n)
+        case .done(let tag):
+            tagReader = nil
             state = .searching(Search(cause: .afterTag))
-            return .skip(Int64(size))
-        }
-        guard let bytes = context.window.peekBytes(count: size) else {
-            if !context.window.isFinal { return .needMoreData(atLeast: size) }
-            context.diagnose("adts: the stream ends inside the \(size)-byte ID3v2 tag at \(position)")
-            context.window.consume(context.window.readable)
-            state = .searching(Search(cause: .afterTag))
-            return .continue
-        }
-        context.window.consume(size)
-        state = .searching(Search(cause: .afterTag))
-        // The full reader: text, TXXX, COMM, USLT, PRIV, artwork and chapters.
-        guard let tag = ID3v2Tag.parse(bytes, limits: context.limits) else {
-            context.diagnose(at: position, "adts: the ID3v2 tag at \(position) (\(size) bytes) could not be read")
-            return .continue
-        }
-        for problem in tag.diagnostics { context.diagnose(at: position, "adts (ID3v2): \(problem)") }
-        if configuration == nil {
-            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(tag.metadata)
-        } else if !tag.metadata.isEmpty {
-            // Timed metadata (HLS): the tag's content is the stream's metadata from this packet on.
-            context.announceTimedMetadata(tag.metadata)
-            leadingMetadata = nil
+            apply(tag)
+            if configuration != nil, !tag.metadata.isEmpty {
+                // Timed metadata (HLS): the tag's content is the stream's metadata from this packet on.
+                context.announceTimedMetadata(tag.metadata)
+                leadingMetadata = nil
+            }
+        case .notATag:
+            // The search recognised a header here; cannot happen. Pass the byte as junk.
+            tagReader = nil
+            var search = Search(cause: .lostSync)
+            skipJunk(1, &search, &context)
+            state = .searching(search)
         }
         return .continue
+    }
+
+    /// Keeps the metadata of a tag before the first frame for the header.
+    private mutating func apply(_ tag: ID3v2Tag) {
+        if configuration == nil {
+            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(tag.metadata)
+        }
     }
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
@@ -218,6 +224,17 @@ struct ADTSParser: FormatParser {
                 context.window.consume(Int(min(n, Int64(context.window.readable))))
             case .needMoreData:
                 break loop
+            }
+        }
+        if case .tag = state {
+            // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
+            let tag = tagReader?.finish(&context)
+            tagReader = nil
+            context.window.consume(context.window.readable)
+            state = .searching(Search(cause: .afterTag))
+            if let tag {
+                apply(tag)
+                if configuration != nil, !tag.metadata.isEmpty { context.announceTimedMetadata(tag.metadata) }
             }
         }
         if case .searching(let search) = state {
@@ -274,6 +291,7 @@ struct ADTSParser: FormatParser {
         state = .searching(Search(cause: .discontinuity))
         skipPackets = 0
         trailingTags.removeAll()
+        tagReader = nil
         if configuration != nil { indicesExact = false }
     }
 
@@ -292,6 +310,7 @@ struct ADTSParser: FormatParser {
         guard configuration != nil else { return false }
         skipPackets = 0
         trailingTags.removeAll()
+        tagReader = nil
         let recorded = Int64(max(0, packetOffsets.count - 1))
         if packet < recorded {
             // Exact: a frame starts there. Packets of the same frame before the target are dropped.

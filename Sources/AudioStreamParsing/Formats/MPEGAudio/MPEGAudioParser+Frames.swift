@@ -36,6 +36,10 @@ extension MPEGAudioParser {
             }
         }
         switch TrailingTags.kind(in: window, at: 0) {
+        case .tag(.id3v2):
+            tagReader = ID3v2StreamReader(limits: context.limits)
+            state = .id3v2Tag(start: window.position)
+            return .continue
         case .tag(let kind):
             if let step = trailingTags.read(kind, &context, format: "mpeg") { return step }
         case .undecided(let n):
@@ -49,6 +53,32 @@ extension MPEGAudioParser {
         if window.readable == 0 { return .needMoreData(atLeast: 1) }
         // Junk, or a frame of a different stream: search from here.
         state = .searching(Search())
+        return .continue
+    }
+
+    /// Reads the ID3v2 tag at a frame boundary frame by frame (``ID3v2StreamReader``: text up to
+    /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered), then goes
+    /// on in sync; the tag is announced when a frame follows it, or at `finish`.
+    mutating func stepID3v2Tag(start: Int64, _ context: inout ParseContext) -> ParseStep {
+        guard tagReader != nil else {
+            state = .inSync
+            return .continue
+        }
+        // Safe to force unwrap: checked just above; the call mutates the stored reader in place.
+        switch tagReader!.step(&context) {
+        case .needMoreData(let n):
+            return .needMoreData(atLeast: n)
+        case .skip(let n):
+            return .skip(n)
+        case .done(let tag):
+            trailingTags.appendID3v2(tag, at: start)
+            tagReader = nil
+            state = .inSync
+        case .notATag:
+            // Recognised as a header before; cannot happen. Search from here.
+            tagReader = nil
+            state = .searching(Search())
+        }
         return .continue
     }
 
@@ -102,7 +132,7 @@ extension MPEGAudioParser {
     /// becomes the stream's metadata from this packet on (``ParseContext/announceTimedMetadata(_:)``);
     /// ID3v1 and APEv2 tags ended the previous part and are only reported.
     private mutating func announceTagsBetweenFrames(_ context: inout ParseContext) {
-        let ended = trailingTags.tags.filter { $0.kind != .id3v2 || $0.bytes.isEmpty }
+        let ended = trailingTags.tags.filter { $0.kind != .id3v2 }
         if let first = ended.first {
             let kinds = ended.map(\.kind.rawValue).joined(separator: ", ")
             context.diagnose(at: first.offset, "mpeg: tag(s) between frames skipped (\(kinds))")

@@ -12,9 +12,13 @@
 ///   it, becomes junk. Junk is skipped with one diagnostic per run and is never a packet; tags at
 ///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
 /// - Buffers: at most one frame (or one free-format search window, 8 KiB), the last 256 bytes of a
-///   junk run (to recognise tags that end the stream), and a tag up to `ParserLimits.maxTagBytes`
-///   (larger ones are skipped unbuffered). The search resumes where it stopped: one-byte feeding
-///   stays linear.
+///   junk run (to recognise tags that end the stream), an ID3v1/APEv2 tag up to
+///   `ParserLimits.maxTagBytes` (larger ones are skipped unbuffered), and one frame of an ID3v2 tag
+///   between frames (read by ``ID3v2StreamReader``). The search resumes where it stopped: one-byte
+///   feeding stays linear.
+/// - Tags between frames: an ID3v2 tag followed by a frame is announced before that frame's packet,
+///   replacing the stream's metadata (``ParseContext/announceTimedMetadata(_:)``); ID3v1/APEv2 tags
+///   followed by a frame are reported.
 /// - Announces: when the first frame is confirmed, `publishHeader` with dataFormat, the packet and
 ///   byte counts a Xing/VBRI header declares, maximumPacketSize (largest frame so far, updated),
 ///   packetSizeUpperBound, averageBytesPerPacket, bitRate, packetTableInfo (LAME tag),
@@ -54,6 +58,8 @@ struct MPEGAudioParser: FormatParser {
         case searching(Search)
         /// In sync: the next bytes are a frame of the stream, or a tag.
         case inSync
+        /// Reading, with `tagReader`, an ID3v2 tag that starts at a frame boundary at this offset.
+        case id3v2Tag(start: Int64)
     }
 
     /// A sync search in progress.
@@ -70,6 +76,8 @@ struct MPEGAudioParser: FormatParser {
     var stream: MPEGStream?
     var statistics = MPEGStatistics()
     var trailingTags = TrailingTags()
+    /// The ID3v2 tag being read between frames (kept outside `state` so it is mutated in place).
+    var tagReader: ID3v2StreamReader?
     /// The start of every packet seen (relative to the data offset), then the end of the last.
     var packetOffsets: [Int64] = []
     var packetTableIsFull = false
@@ -86,6 +94,7 @@ struct MPEGAudioParser: FormatParser {
         switch state {
         case .searching(let search): return try stepSearching(search, &context)
         case .inSync: return try stepInSync(&context)
+        case .id3v2Tag(let start): return stepID3v2Tag(start: start, &context)
         }
     }
 
