@@ -205,6 +205,26 @@ struct FramedStreamTagTests {
         #expect(second.tags.allSatisfy { $0.source == "id3v2" })
     }
 
+    @Test("MP3: an ID3v2 tag after junk between frames is found in the junk, read and announced at its packet")
+    func mp3TagAfterJunkBetweenFrames() throws {
+        let a = try MPEGFixtures.bytes("mpeg/mp3-44100-2ch-lame-notag.mp3")
+        let packetsA = try #require(try MPEGFixtures.oracle("mpeg/mp3-44100-2ch-lame-notag.mp3")["packets"] as? [[Int]])
+        let b = try MPEGFixtures.bytes("tags/id3v24-eyed3-utf16be-apic.mp3")
+        let junk = [UInt8](repeating: 0, count: 20) + Array("Intermission: not a tag. ".utf8) + [0xFF, 0xFB, 0x00]
+        let (log, failures) = ChunkingVerifier.verify(a + junk + b)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(
+            log.diagnostics
+                == [ParserDiagnostic(at: Int64(a.count), "mpeg: \(junk.count) bytes of junk skipped between frames")])
+        let events = Self.metadataEvents(log)
+        #expect(events.map(\.packetsBefore) == [Int64(packetsA.count)])
+        #expect(events.first?.metadata.info[InfoKey.title] == "Eye Tïtle")
+        #expect(events.first?.metadata.artwork.count == 1)
+        // B's Info frame follows the tag: the first packet after the tag.
+        let first = log.packets.dropFirst(packetsA.count).first?.offset
+        #expect(first == Int64(a.count + junk.count + MPEGFixtures.id3v2Length(b)))
+    }
+
     @Test("MP3 and ADTS: a between-frame ID3v2 tag larger than maxTagBytes is streamed; its picture is kept")
     func largeTagBetweenFramesIsStreamed() throws {
         // eyeD3's tag: small text frames and a 100-byte PNG in an APIC frame. With maxTagBytes 64 the tag

@@ -66,6 +66,9 @@ struct MPEGAudioParser: FormatParser {
     struct Search {
         /// Bytes after the position already known not to start a frame.
         var scanned = 0
+        /// Bytes after the position already known not to start an ID3v2 tag (searched once the
+        /// stream is known: a tag after junk between frames).
+        var tagScanned = 0
         /// Junk bytes consumed so far in this run, and where the run started.
         var junk: Int64 = 0
         var junkStart: Int64?
@@ -104,7 +107,10 @@ struct MPEGAudioParser: FormatParser {
         -> ParseStep
     {
         var search = search
-        switch MPEGSyncSearch.search(context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots) {
+        let outcome = MPEGSyncSearch.search(
+            context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots)
+        if stream != nil, let step = findTagInJunk(outcome, &search, &context) { return step }
+        switch outcome {
         case .frame(let offset, let header, let length):
             consumeJunk(offset, &search, &context)
             reportJunk(search, &context)
@@ -115,15 +121,56 @@ struct MPEGAudioParser: FormatParser {
             let junk = max(0, scanned - Self.junkHoldBack)
             consumeJunk(junk, &search, &context)
             search.scanned = scanned - junk
+            search.tagScanned = search.scanned
             state = .searching(search)
             return .needMoreData(atLeast: atLeast - junk)
         case .exhausted(let scanned):
             let junk = max(0, scanned - Self.junkHoldBack)
             consumeJunk(junk, &search, &context)
             search.scanned = scanned - junk
+            search.tagScanned = search.scanned
             state = .searching(search)
             return .needMoreData(atLeast: context.window.readable + 1)
         }
+    }
+
+    /// Looks for an ID3v2 tag among the junk before where the frame search stopped (a tag between
+    /// frames that junk precedes, e.g. a concatenated file with padding): the junk before it is
+    /// skipped and the tag is read like one at a frame boundary. Returns `nil` when there is none
+    /// and the search's outcome stands.
+    private mutating func findTagInJunk(
+        _ outcome: MPEGSyncSearch.Outcome, _ search: inout Search, _ context: inout ParseContext
+    ) -> ParseStep? {
+        let end: Int
+        switch outcome {
+        case .frame(let offset, _, _): end = offset
+        case .undecided(let scanned, _), .exhausted(let scanned): end = scanned
+        }
+        let window = context.window
+        var i = search.tagScanned
+        while let k = window.firstIndex(of: 0x49, from: i, to: end) {
+            switch ID3v2Tag.Header.recognise(window, at: k) {
+            case .header:
+                consumeJunk(k, &search, &context)
+                reportJunk(search, &context)
+                tagReader = ID3v2StreamReader(limits: context.limits)
+                state = .id3v2Tag(start: context.window.position)
+                return .continue
+            case .needMoreData(let n) where !window.isFinal:
+                // A tag may start at k (never when a frame was found after it: its header bytes would
+                // fail the tag's size bytes). Keep k readable; junk before it may go.
+                let junk = min(k, max(0, end - Self.junkHoldBack))
+                consumeJunk(junk, &search, &context)
+                search.scanned = end - junk
+                search.tagScanned = k - junk
+                state = .searching(search)
+                return .needMoreData(atLeast: n - junk)
+            case .needMoreData, .notATag:
+                i = k + 1
+            }
+        }
+        search.tagScanned = end
+        return nil
     }
 
     private func consumeJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
