@@ -25,7 +25,9 @@ struct LiboggPage: Equatable, CustomStringConvertible {
 enum Libogg {
     /// Feeds `bytes` to an `ogg_sync_state` cut by `chunking`: every page, and the packets of every
     /// logical stream (each packet's bytes, holes skipped as `ogg_stream_packetout` reports them).
-    static func read(_ bytes: [UInt8], chunking: Chunking = .whole) -> (pages: [LiboggPage], packets: [UInt32: [[UInt8]]]) {
+    static func read(_ bytes: [UInt8], chunking: Chunking = .whole) -> (
+        pages: [LiboggPage], packets: [UInt32: [[UInt8]]]
+    ) {
         var sync = ogg_sync_state()
         ogg_sync_init(&sync)
         defer { ogg_sync_clear(&sync) }

@@ -10,9 +10,10 @@ import Testing
 /// we deliver (every byte) equal what `ogg_sync_pageseek` and `ogg_stream_packetout` produce.
 @Suite("Ogg against libogg", .timeLimit(.minutes(5)))
 struct OggReferenceTests {
-    static let fixtures: [String] = FixtureCatalog.all.filter { $0.folder == "ogg" }.map(\.path)
+    static let fixtures: [String] =
+        FixtureCatalog.all.filter { $0.folder == "ogg" }.map(\.path)
         + FixtureCatalog.malformed.map(\.file).filter { $0.hasPrefix("ogg/") && !$0.contains("missing-bos") }
-            .map { "malformed/" + $0 }
+        .map { "malformed/" + $0 }
 
     static func bytes(_ path: String) throws -> [UInt8] {
         let url = URL(fileURLWithPath: FixtureCatalog.fixturesRoot).appendingPathComponent(path)
@@ -68,7 +69,8 @@ struct OggReferenceTests {
             #expect(Libogg.read(bytes, chunking: chunking).pages == reference, "\(path) \(chunking): libogg itself")
             let ours = Self.ourPages(bytes, chunking: chunking)
             if ours != reference {
-                let i = (0..<min(ours.count, reference.count)).first { ours[$0] != reference[$0] }
+                let i =
+                    (0..<min(ours.count, reference.count)).first { ours[$0] != reference[$0] }
                     ?? min(ours.count, reference.count)
                 let mine = i < ours.count ? "\(ours[i])" : "none"
                 let theirs = i < reference.count ? "\(reference[i])" : "none"
@@ -130,7 +132,8 @@ struct OggReferenceTests {
         let audio = pages.filter { $0.isBeginning && Libogg.Codec($0.head) != nil }
         #expect(audio.count == 2, "\(path): \(audio)")
         for (index, bos) in audio.enumerated() {
-            let expected = Libogg.expectedAudioPackets(bytes) { group in group.first { $0.serial == bos.serial }?.serial }
+            let expected = Libogg.expectedAudioPackets(bytes) { group in group.first { $0.serial == bos.serial }?.serial
+            }
             var bySerial = ParserOptions()
             bySerial.oggStreamSelection = .serialNumber(bos.serial)
             var byIndex = ParserOptions()
@@ -185,7 +188,8 @@ struct OggReferenceTests {
             #expect(error == nil, "\(path) round \(round): \(String(describing: error))")
             if packets != expected {
                 let log = ParseRunner.run(bytes, chunking: .whole)
-                Issue.record("\(path) round \(round): diagnostics \(log.diagnostics.map { "\($0.byteOffset): \($0.message)" })")
+                Issue.record(
+                    "\(path) round \(round): diagnostics \(log.diagnostics.map { "\($0.byteOffset): \($0.message)" })")
             }
             Self.compare(packets, expected, "\(path) round \(round)")
         }
@@ -197,7 +201,9 @@ struct OggReferenceTests {
     func discontinuityEqualsLiboggOnTheRest(_ path: String) throws {
         let bytes = try Self.bytes(path)
         let pages = Libogg.read(bytes).pages
-        guard let firstAudioPage = Self.firstAudioPageIndex(pages, bytes), firstAudioPage + 1 < pages.count else { return }
+        guard let firstAudioPage = Self.firstAudioPageIndex(pages, bytes), firstAudioPage + 1 < pages.count else {
+            return
+        }
         let audioStart = Int(pages[firstAudioPage].offset)
         for (cutNumerator, resumeNumerator) in [(1, 2), (1, 3), (2, 3)] {
             let cut = audioStart + (bytes.count - audioStart) * cutNumerator / 5
@@ -230,7 +236,8 @@ struct OggReferenceTests {
 
     static func compare(_ ours: [[UInt8]], _ expected: [[UInt8]], _ what: String) {
         if ours == expected { return }
-        let i = (0..<min(ours.count, expected.count)).first { ours[$0] != expected[$0] } ?? min(ours.count, expected.count)
+        let i =
+            (0..<min(ours.count, expected.count)).first { ours[$0] != expected[$0] } ?? min(ours.count, expected.count)
         let mine = i < ours.count ? ours[i].count : -1
         let theirs = i < expected.count ? expected[i].count : -1
         let where_ = "first difference at packet \(i) (sizes \(mine) vs \(theirs))"

@@ -146,13 +146,15 @@ struct ParseContext {
         closeRun()
         let start = scratch.count
         scratch.append(contentsOf: bytes)
-        descriptions.append(
-            PacketDescription(startOffset: 0, variableFramesInPacket: variableFrames, dataByteSize: UInt32(bytes.count)))
+        let description = PacketDescription(
+            startOffset: 0, variableFramesInPacket: variableFrames, dataByteSize: UInt32(bytes.count))
+        descriptions.append(description)
         events.append(
             .packets(
                 PacketRun(
                     source: .scratch(start), kind: .explicit, count: 1, byteCount: bytes.count,
-                    firstPacketIndex: nextPacketIndex, fileOffset: fileOffset, descriptionStart: descriptions.count - 1)))
+                    firstPacketIndex: nextPacketIndex, fileOffset: fileOffset,
+                    descriptionStart: descriptions.count - 1)))
         countEmitted(packets: 1, bytes: bytes.count)
         emittedFrames += frames
     }

@@ -94,7 +94,10 @@ struct OggTests {
             // Offsets: a at the first body byte of page 2 (27 + 3 lacing values), b right after it, c after
             // page 3's header (27 + 4) and b's 345 bytes.
             let page3 = audioStart + 27 + 3 + 255 + 255
-            #expect(log.packets.map(\.offset) == [Int64(audioStart + 30), Int64(audioStart + 30 + 255), Int64(page3 + 31 + 345)])
+            #expect(
+                log.packets.map(\.offset) == [
+                    Int64(audioStart + 30), Int64(audioStart + 30 + 255), Int64(page3 + 31 + 345),
+                ])
             #expect(log.packets.map(\.frames) == [960, 960, 960])
         }
     }
@@ -152,7 +155,8 @@ struct OggTests {
         let bytes = try fixture.bytes()
         let (log, _) = Self.packets(bytes)
         let values = log.lastValues
-        guard case .dataFormat(let asbd)? = values[.dataFormat], case .magicCookie(let cookie)? = values[.magicCookieData],
+        guard case .dataFormat(let asbd)? = values[.dataFormat],
+            case .magicCookie(let cookie)? = values[.magicCookieData],
             case .packetTableInfo(let trim)? = values[.packetTableInfo]
         else {
             Issue.record("missing values: \(values.keys)")
@@ -188,7 +192,8 @@ struct OggTests {
     @Test func vorbisTrimmingAndChapters() throws {
         let (log, _) = Self.packets(try FixtureCatalog.fixture("ogg/vorbis-44100-2ch-chapters.ogg").bytes())
         let values = log.lastValues
-        guard case .packetTableInfo(let trim)? = values[.packetTableInfo], case .metadata(let m)? = values[.infoDictionary]
+        guard case .packetTableInfo(let trim)? = values[.packetTableInfo],
+            case .metadata(let m)? = values[.infoDictionary]
         else {
             Issue.record("missing values")
             return
@@ -196,6 +201,8 @@ struct OggTests {
         #expect(trim == PacketTableInfo(numberValidFrames: 44100, primingFrames: 128, remainderFrames: 508))
         #expect(m.chapters.map(\.title) == ["Intro", "Middle", "Last part"])
         #expect(m.chapters.map(\.startSeconds) == [0, 0.4, 0.8])
+        // Each chapter ends where the next starts; the last at the end of the valid frames (44100 / 44100 Hz).
+        #expect(m.chapters.map(\.endSeconds) == [0.4, 0.8, 1.0])
         #expect(m.info[InfoKey.title] == "Ogg Title" && m.info[InfoKey.album] == "Ogg Album")
     }
 
@@ -246,6 +253,29 @@ struct OggTests {
             return
         }
         #expect(second.formatID == .vorbis && second.sampleRate == 48000)
+    }
+
+    /// A chain whose second link has a broken OpusHead (channel count 0): that link is skipped with a
+    /// diagnostic, the third link is read (a radio stream survives one bad track).
+    @Test func damagedLaterLinkIsSkipped() {
+        func link(serial: UInt32, head: [UInt8], fill: UInt8) -> [UInt8] {
+            Self.page(type: 2, granule: 0, serial: serial, sequence: 0, lacing: Self.lacing(head.count), body: head)
+                + Self.page(
+                    type: 0, granule: 0, serial: serial, sequence: 1, lacing: Self.lacing(Self.opusTags.count),
+                    body: Self.opusTags)
+                + Self.page(
+                    type: 4, granule: 312 + 960, serial: serial, sequence: 2, lacing: [10],
+                    body: Self.opusPacket(10, fill: fill))
+        }
+        var broken = Self.opusHead
+        broken[9] = 0
+        let bytes =
+            link(serial: 1, head: Self.opusHead, fill: 1) + link(serial: 2, head: broken, fill: 2)
+            + link(serial: 3, head: Self.opusHead, fill: 3)
+        let (log, packets) = Self.packets(bytes)
+        #expect(log.error == nil)
+        #expect(packets == [Self.opusPacket(10, fill: 1), Self.opusPacket(10, fill: 3)])
+        #expect(log.diagnostics.contains { $0.message.contains("channel count is zero: stream 2 skipped") })
     }
 
     // MARK: Every fixture

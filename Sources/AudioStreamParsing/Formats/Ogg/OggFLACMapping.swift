@@ -26,11 +26,16 @@ struct OggFLACMappingHeader: Equatable {
 
     static func decode(_ b: [UInt8]) -> Result<OggFLACMappingHeader, CodecHeaderError> {
         guard b.count >= size, Array(b[0..<5]) == magic else {
-            return .failure(CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header shorter than 51 bytes"))
+            return .failure(
+                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header shorter than 51 bytes"))
         }
-        guard b[5] == 1 else { return .failure(CodecHeaderError(.unsupportedDataFormat, "flac (ogg mapping): FLAC mapping major version is not 1")) }
+        guard b[5] == 1 else {
+            return .failure(
+                CodecHeaderError(.unsupportedDataFormat, "flac (ogg mapping): FLAC mapping major version is not 1"))
+        }
         guard Array(b[9..<13]) == Array("fLaC".utf8), b[13] & 0x7F == 0 else {
-            return .failure(CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header lacks fLaC and STREAMINFO"))
+            return .failure(
+                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header lacks fLaC and STREAMINFO"))
         }
         switch FLACStreamInfo.decode(b[17..<51]) {
         case .failure(let e): return .failure(CodecHeaderError(.invalidFile, e.reason))

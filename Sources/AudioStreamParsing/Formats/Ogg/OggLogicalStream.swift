@@ -104,13 +104,15 @@ enum OggMapping {
         case .vorbis(var v):
             if v.packets.count == 1 {
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 3) else {
-                    return .failure(CodecHeaderError(.invalidFile, "vorbis (comment): second packet is not the comment header"))
+                    return .failure(
+                        CodecHeaderError(.invalidFile, "vorbis (comment): second packet is not the comment header"))
                 }
                 v.metadata = Self.comments(packet[...], .vorbisHeader, limits, &diagnostics)
                 v.packets.append(packet)
             } else {
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 5) else {
-                    return .failure(CodecHeaderError(.invalidFile, "vorbis (setup): third packet is not the setup header"))
+                    return .failure(
+                        CodecHeaderError(.invalidFile, "vorbis (setup): third packet is not the setup header"))
                 }
                 do {
                     let setup = try VorbisSetupHeader.decode(packet[...], channels: v.identification.channels)
@@ -175,7 +177,8 @@ enum OggMapping {
             let id = v.identification
             let cookie =
                 v.packets.count == 3
-                ? VorbisMagicCookie.make(identification: v.packets[0][...], comment: v.packets[1][...], setup: v.packets[2][...])
+                ? VorbisMagicCookie.make(
+                    identification: v.packets[0][...], comment: v.packets[1][...], setup: v.packets[2][...])
                 : nil
             return OggStreamFormat(
                 streamDescription: id.streamDescription, magicCookie: cookie,

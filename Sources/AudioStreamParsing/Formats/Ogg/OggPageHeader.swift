@@ -117,6 +117,8 @@ enum OggPageCheck: Equatable {
             return
         }
         let computed = OggPageHeader.computeChecksum(window, pageSize: size)
-        self = computed == header.checksum ? .page(header, size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
+        self =
+            computed == header.checksum
+            ? .page(header, size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
     }
 }

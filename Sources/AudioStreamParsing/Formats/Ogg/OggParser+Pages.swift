@@ -84,9 +84,11 @@ extension OggParser {
             if !reportedSerials.contains(serial) {
                 reportedSerials.insert(serial)
                 if let known = group.first(where: { $0.serial == serial }) {
-                    context.diagnose("ogg: logical stream \(serial) (\(known.codec)) not selected: its pages are skipped")
+                    context.diagnose(
+                        "ogg: logical stream \(serial) (\(known.codec)) not selected: its pages are skipped")
                 } else {
-                    context.diagnose("ogg: page of logical stream \(serial) without a beginning-of-stream page: skipped")
+                    context.diagnose(
+                        "ogg: page of logical stream \(serial) without a beginning-of-stream page: skipped")
                 }
             }
             return
@@ -136,14 +138,15 @@ extension OggParser {
         if let expected = s.nextSequence, expected != header.sequenceNumber {
             s.lostPages = true
             context.diagnose(
-                "ogg: page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was expected:"
-                    + " pages lost, partial packet dropped")
+                "ogg: page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was"
+                    + " expected: pages lost, partial packet dropped")
             s.partial = nil
         }
         s.nextSequence = header.sequenceNumber &+ 1
         if !header.isContinued, let partial = s.partial {
             context.diagnose(
-                at: partial.fileOffset, "ogg: packet not continued on the next page: \(partial.bytes.count) bytes dropped")
+                at: partial.fileOffset,
+                "ogg: packet not continued on the next page: \(partial.bytes.count) bytes dropped")
             s.partial = nil
         }
         context.window.consume(header.headerSize)
@@ -171,7 +174,8 @@ extension OggParser {
                 continues = false
                 guard var partial = s.partial else { continue }  // Its start was lost: dropped.
                 if partial.bytes.count + length > limits.maxPacketBytes {
-                    throw context.error(.limitExceeded, at: partial.fileOffset, "ogg: packet larger than maxPacketBytes")
+                    throw context.error(
+                        .limitExceeded, at: partial.fileOffset, "ogg: packet larger than maxPacketBytes")
                 }
                 context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
                     partial.bytes.append(contentsOf: $0)
@@ -189,7 +193,8 @@ extension OggParser {
                 context.window.consume(pieceStart - consumed)
                 consumed = pieceStart
                 let eaten = try packet(
-                    .inPage(size: length, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart), &s, &context)
+                    .inPage(size: length, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart), &s,
+                    &context)
                 if eaten { consumed += length }
             } else {
                 if length > limits.maxPacketBytes {
@@ -261,7 +266,11 @@ extension OggParser {
             // The identification packet.
             switch OggMapping.start(s.codec, bytes(p.size)) {
             case .success(let m): s.mapping = m
-            case .failure(let e): throw context.error(e.code, e.reason)
+            case .failure(let e):
+                guard dataOffset != nil else { throw context.error(e.code, e.reason) }
+                // A later link of a chain (a radio stream at a track change): skip it, keep the stream.
+                context.diagnose("\(e.reason): stream \(s.serialNumber) skipped")
+                s.unusable = true
             }
             return false
         }
@@ -278,9 +287,11 @@ extension OggParser {
             let result = mapping.readHeader(bytes(p.size), limits: limits, diagnostics: &diagnostics)
             for d in diagnostics { context.diagnose(d) }
             if case .failure(let e) = result {
-                guard s.lostPages else { throw context.error(e.code, e.reason) }
-                // Its header packets went with the lost pages: nothing of this stream can be decoded.
-                context.diagnose("\(e.reason) (header pages lost): stream \(s.serialNumber) skipped")
+                guard s.lostPages || dataOffset != nil else { throw context.error(e.code, e.reason) }
+                // Its header packets went with lost pages, or a later link of a chain is damaged: nothing of
+                // this stream can be decoded, but the links after it can.
+                let why = s.lostPages ? " (header pages lost)" : ""
+                context.diagnose("\(e.reason)\(why): stream \(s.serialNumber) skipped")
                 s.unusable = true
                 return false
             }
@@ -369,7 +380,8 @@ extension OggParser {
         context.announce(.dataFormat(format.streamDescription))
         context.announce(
             .formatList([
-                FormatListItem(streamDescription: format.streamDescription, channelLayoutTag: format.channelLayout?.tag ?? 0)
+                FormatListItem(
+                    streamDescription: format.streamDescription, channelLayoutTag: format.channelLayout?.tag ?? 0)
             ]))
         if let cookie = format.magicCookie { context.announce(.magicCookie(cookie)) }
         if let layout = format.channelLayout { context.announce(.channelLayout(layout)) }

@@ -124,7 +124,22 @@ struct OggParser: FormatParser {
         context.announce(.audioDataByteCount(UInt64(audioBytes)))
         context.announce(.audioDataPacketCount(UInt64(audioPackets)))
         if largestPacket > 0 { context.announce(.maximumPacketSize(UInt32(clamping: largestPacket))) }
-        if !seeked, let trim = endTrimming(s, &context) { context.announce(.packetTableInfo(trim)) }
+        if !seeked, let trim = endTrimming(s, &context) {
+            context.announce(.packetTableInfo(trim))
+            closeLastChapter(s, validFrames: trim.numberValidFrames, &context)
+        }
+    }
+
+    /// `CHAPTERnnn` comments give no end to the last chapter: once the stream's duration is known, it
+    /// ends there (the metadata is announced again).
+    func closeLastChapter(_ s: OggLogicalStream, validFrames: Int64, _ context: inout ParseContext) {
+        guard var metadata = s.announcedFormat?.metadata, let last = metadata.chapters.last, last.endSeconds == nil,
+            let rate = s.announcedFormat?.streamDescription.sampleRate, rate > 0
+        else { return }
+        let end = Double(validFrames) / rate
+        guard end > last.startSeconds else { return }
+        metadata.chapters[metadata.chapters.count - 1].endSeconds = end
+        context.announce(.metadata(metadata))
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {

@@ -32,17 +32,26 @@ struct OpusHead: Equatable {
     /// The whole packet, the magic cookie of `kAudioFormatOpus`.
     var rawBytes: [UInt8]
 
-    /// Decodes the packet; `nil` reason strings say why it is rejected.
+    /// Decodes the packet, or says why it is rejected (`dta?` malformed, `fmt?` an unknown major version).
     static func decode(_ b: [UInt8]) -> Result<OpusHead, CodecHeaderError> {
-        guard b.count >= 19, Array(b[0..<8]) == magic else { return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): OpusHead shorter than 19 bytes")) }
-        guard b[8] >> 4 == 0 else { return .failure(CodecHeaderError(.unsupportedDataFormat, "opus (OpusHead): OpusHead major version is not 0")) }
-        guard b[9] > 0 else { return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): OpusHead channel count is zero")) }
+        guard b.count >= 19, Array(b[0..<8]) == magic else {
+            return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): shorter than 19 bytes"))
+        }
+        guard b[8] >> 4 == 0 else {
+            return .failure(
+                CodecHeaderError(.unsupportedDataFormat, "opus (OpusHead): major version is not 0"))
+        }
+        guard b[9] > 0 else {
+            return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): channel count is zero"))
+        }
         let family = b[18]
         if family == 0 && b[9] > 2 {
-            return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): OpusHead mapping family 0 with more than 2 channels"))
+            return .failure(
+                CodecHeaderError(.invalidFile, "opus (OpusHead): mapping family 0 with more than 2 channels"))
         }
         if family != 0 && b.count < 21 + Int(b[9]) {
-            return .failure(CodecHeaderError(.invalidFile, "opus (OpusHead): OpusHead channel mapping table is cut short"))
+            return .failure(
+                CodecHeaderError(.invalidFile, "opus (OpusHead): channel mapping table is cut short"))
         }
         return .success(
             OpusHead(
