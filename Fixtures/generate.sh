@@ -39,7 +39,7 @@ DIRS=(wav aiff caf au malformed)
 # it deletes oracles whose fixture is gone).
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
-    find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+    find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -name expected.json -delete
 done
 
 PROV="$T/provenance.tsv"
@@ -635,6 +635,80 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/flac-*" "python3 tools/make_malformed_f
     "FLAC header/footer CRC damage, truncation, short STREAMINFO, huge block length, false syncs: one line per file in malformed/manifest.json" \
     "derived from a flac -8 --blocksize 192 file; no ffprobe oracle" >> "$PROV"
 
+# ======================================================================== ogg
+# Ogg (RFC 3533) with Vorbis, Opus and FLAC, for Sources/AudioStreamParsing/Formats/Ogg
+# (docs/formats/ogg.md). Every encoder gets a fixed serial number (oggenc -s,
+# opusenc --serial; ffmpeg +bitexact numbers its streams), so the files are
+# deterministic. The libogg oracle (Tests/OggReferenceTests) checks every page
+# and packet; ffprobe is the oracle for packet sizes and durations, except for the
+# chained files (ffprobe cannot read chains: hand-derived expectations).
+# Extra variables in the recorded commands:
+#   $WAV     $FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav" (the signal as WAVE)
+#   $OGGENC  oggenc --quiet -s SERIAL (vorbis-tools)
+#   $OPUSENC opusenc --quiet --serial SERIAL (opus-tools)
+for tool in oggenc opusenc vorbiscomment; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: missing $tool" >&2; exit 1; }
+done
+mkdir -p ogg malformed/ogg
+find ogg malformed/ogg -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(ogg malformed/ogg)
+WAV='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav"'
+OGGENC="oggenc --quiet"
+OPUSENC="opusenc --quiet"
+# ---- Vorbis (oggenc)
+sine 44100 1 2
+mk ogg/vorbis-44100-2ch-oggenc.ogg "Vorbis stereo 44.1 kHz from libvorbis (oggenc -q 2): 3 header packets on their own pages" "" \
+    "$WAV"' && $OGGENC -s 1001 -q 2 -o "$OUT" "$T/in.wav"'
+sine 8000 1 1
+mk ogg/vorbis-8000-1ch-oggenc.ogg "Vorbis mono 8 kHz" "" "$WAV"' && $OGGENC -s 1002 -q 0 -o "$OUT" "$T/in.wav"'
+sine 22050 1 1
+mk ogg/vorbis-22050-1ch-oggenc.ogg "Vorbis mono 22.05 kHz (second link of the chained file)" "" "$WAV"' && $OGGENC -s 1003 -q 0 -o "$OUT" "$T/in.wav"'
+sine 48000 1 6
+mk ogg/vorbis-48000-6ch-oggenc.ogg "Vorbis 5.1 (channel mapping 0, 6 channels in Vorbis order)" "" "$WAV"' && $OGGENC -s 1004 -q 0 -o "$OUT" "$T/in.wav"'
+sine 44100 1 2
+mk ogg/vorbis-44100-2ch-chapters.ogg "Vorbis comments: TITLE ARTIST ALBUM GENRE DATE TRACKNUMBER COMMENT and CHAPTER001..003 (+NAME)" "ffprobe shows the comments (not the chapters)" \
+    "$WAV"' && $OGGENC -s 1005 -q 0 -t "Ogg Title" -a "Ogg Artist" -l "Ogg Album" -G Jazz -d 2024 -N 3 -c "COMMENT=Ogg comment" -c CHAPTER001=00:00:00.000 -c CHAPTER001NAME=Intro -c CHAPTER002=00:00:00.400 -c CHAPTER002NAME=Middle -c CHAPTER003=00:00:00.800 -c "CHAPTER003NAME=Last part" -o "$OUT" "$T/in.wav"'
+sine 22050 0.5 1
+mk ogg/vorbis-22050-1ch-big-comment.ogg "a 70000-byte DESCRIPTION comment: the comment header packet spans two pages" "vorbiscomment -a -c (comment read from a file)" \
+    "$WAV"' && $OGGENC -s 1006 -q 0 -t "Big Comment" -o "$T/b.ogg" "$T/in.wav" && python3 -c "print(\"DESCRIPTION=\" + \"0123456789abcdef\" * 4375)" > "$T/c.txt" && vorbiscomment -a -c "$T/c.txt" "$T/b.ogg" "$OUT"'
+# ---- Opus (opusenc)
+sine 48000 1 2
+mk ogg/opus-48000-2ch-64k-opusenc.opus "Opus stereo 64 kbit/s VBR, OpusHead + OpusTags (512 bytes padding), pre-skip 312, end trimmed by the last granule" "" \
+    "$WAV"' && $OPUSENC --serial 2001 --bitrate 64 --title "Opus Title" --artist "Opus Artist" "$T/in.wav" "$OUT"'
+sine 16000 1 1
+mk ogg/opus-16000-1ch-16k-opusenc.opus "Opus mono 16 kbit/s from a 16 kHz input (OpusHead input rate 16000; output 48 kHz)" "" \
+    "$WAV"' && $OPUSENC --serial 2002 --bitrate 16 "$T/in.wav" "$OUT"'
+sine 48000 1 2
+mk ogg/opus-48000-2ch-cbr-framesize-opusenc.opus "Opus hard CBR 96 kbit/s, 10 ms frames (TOC configs with 480-sample frames)" "" \
+    "$WAV"' && $OPUSENC --serial 2003 --hard-cbr --bitrate 96 --framesize 10 "$T/in.wav" "$OUT"'
+sine 48000 0.5 2
+mk ogg/opus-48000-2ch-picture-opusenc.opus "OpusTags with a 58 KB PNG as METADATA_BLOCK_PICTURE (base64): the tags packet spans two pages" "cover: 140x140 RGB noise PNG (ffmpeg noise filter, seed 7)" \
+    "$WAV"' && $FF -f lavfi -i "color=c=gray:s=140x140,format=rgb24,noise=alls=100:allf=u:all_seed=7" -frames:v 1 $BX -c:v png "$T/cover.png" && $OPUSENC --serial 2004 --bitrate 48 --title "Picture" --picture "3||Front||$T/cover.png" "$T/in.wav" "$OUT"'
+# ---- ffmpeg's Ogg muxer
+sine 48000 1 2
+mk_ff ogg/opus-48000-2ch-ffmpeg.opus "Opus from ffmpeg (libopus), ffmpeg's page layout" "" -c:a libopus -b:a 64k
+mk_ff ogg/vorbis-44100-2ch-ffmpeg.ogg "Vorbis from ffmpeg (libvorbis)" "" -c:a libvorbis -q:a 2 -ar 44100
+sine 44100 1 2
+mk_ff ogg/flac-44100-2ch-ffmpeg.oga "FLAC in Ogg (0x7F FLAC mapping header 1.0 with STREAMINFO, VORBIS_COMMENT header packet)" "" -c:a flac -f ogg
+noise 96000 0.3 2 11
+mk_ff ogg/flac-96000-2ch-s24-spans-pages.oga "24-bit FLAC noise in Ogg: packets larger than a page's 255 segments continue on the next page" "" -c:a flac -sample_fmt s32 -bits_per_raw_sample 24 -f ogg
+# ---- chained and multiplexed
+mk ogg/vorbis-chained-44100-2ch-22050-1ch.ogg "chained Ogg: the 44.1 kHz stereo file followed by the 22.05 kHz mono file (EOS, then a new BOS with another serial)" \
+    "oracle unusable: ffprobe keeps the first link's format (hand-derived expectation)" \
+    'cat ogg/vorbis-44100-2ch-oggenc.ogg ogg/vorbis-22050-1ch-oggenc.ogg > "$OUT"'
+mk ogg/opus-chained-2ch-1ch.opus "chained Ogg Opus: stereo 64k then mono 16k (new OpusHead and OpusTags mid-stream)" \
+    "oracle unusable: ffprobe keeps the first link's format (hand-derived expectation)" \
+    'cat ogg/opus-48000-2ch-64k-opusenc.opus ogg/opus-16000-1ch-16k-opusenc.opus > "$OUT"'
+sine 48000 1 1
+mk ogg/multiplexed-opus-vorbis.ogg "two logical streams interleaved page by page: Opus mono (serial 0) and Vorbis mono (serial 1), remuxed by ffmpeg -c copy; the first is followed" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 32k "$T/m1.opus" && $FF -filter_complex "$SIG" $BX -c:a libvorbis -q:a 0 "$T/m2.ogg" && $FF -i "$T/m1.opus" -i "$T/m2.ogg" -map 0:a -map 1:a -c copy $BX -f ogg "$OUT"'
+# ---- malformed Ogg (python3 tools/ogg_malformed.py; documented in malformed/expected.json)
+SIGDESC="(derived from ogg/vorbis-48000-6ch-oggenc.ogg and ogg/opus-16000-1ch-16k-opusenc.opus)"
+python3 tools/ogg_malformed.py ogg malformed/ogg
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ogg/*" "python3 tools/ogg_malformed.py ogg malformed/ogg" "-" \
+    "bad CRC, bad version, truncated page, huge lacing, 255 lacing values of 255, missing BOS, junk between pages" \
+    "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1
@@ -645,7 +719,7 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/flac-*" "python3 tools/make_malformed_f
     echo "eyeD3 $(eyeD3 --version 2>&1 | head -n 1)"
     python3 --version
     if command -v dpkg-query >/dev/null; then
-        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0 libopus0 lame twolame eyed3 python3-mutagen 2>/dev/null || true
+        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0  libopus0 lame twolame eyed3 python3-mutagen vorbis-tools opus-tools libogg0 libvorbisenc2 flac 2>/dev/null || true
     fi
 } > "$T/versions.txt"
 cat "$T/versions.txt"

@@ -19,6 +19,9 @@ public struct ParserOptions: Sendable {
     ///
     /// Default: 64 KiB.
     public var detectionLookahead: Int
+    /// Which logical stream of a multiplexed Ogg file to parse (docs/formats/ogg.md). Default: the first
+    /// audio stream.
+    public var oggStreamSelection: OggStreamSelection = .firstAudio
 
     /// Creates options; every parameter has a documented default.
     public init(limits: ParserLimits = ParserLimits(), detectionLookahead: Int = 64 * 1024) {

@@ -142,7 +142,33 @@ enum HandDerived {
                 try freeFormat(
                     "mpeg/mp2-44100-2ch-twolame-free.mp2", format: .mpegLayer2, first: 0, slots: 653, packets: 39)
             }, why: "ffprobe 5.1 fails on free format (Invalid frame size)"),
+        // Chained Ogg (RFC 3533 §4): the files are `cat` of two fixtures (generate.sh), so the stream is the
+        // first file's packets followed by the second's, shifted by the first file's length. ffprobe cannot
+        // read chains (it keeps the first link's format; ffprobe-oracle.md). The format announced last is the
+        // second link's; dataOffset is the first link's.
+        "ogg/vorbis-chained-44100-2ch-22050-1ch.ogg": Entry(
+            kind: .computed { try chainedOgg("ogg/vorbis-44100-2ch-oggenc.ogg", "ogg/vorbis-22050-1ch-oggenc.ogg") },
+            why: "ffprobe cannot read chained Ogg"),
+        "ogg/opus-chained-2ch-1ch.opus": Entry(
+            kind: .computed {
+                try chainedOgg("ogg/opus-48000-2ch-64k-opusenc.opus", "ogg/opus-16000-1ch-16k-opusenc.opus")
+            }, why: "ffprobe cannot read chained Ogg"),
     ]
+
+    /// Two Ogg files concatenated: each link's expectation from its own oracle, the second shifted.
+    static func chainedOgg(_ first: String, _ second: String) throws -> ExpectedStream {
+        let a = FixtureCatalog.fixture(first)
+        let b = FixtureCatalog.fixture(second)
+        let e1 = try ExpectedStream(oracle: a.oracle(), file: a.bytes())
+        let e2 = try ExpectedStream(oracle: b.oracle(), file: b.bytes()).shifted(by: Int64(try a.bytes().count))
+        var e = e2
+        e.dataOffset = e1.dataOffset
+        e.byteCount = e1.byteCount + e2.byteCount
+        e.frameCount = e1.frameCount + e2.frameCount
+        e.packets = (e1.packets ?? []) + (e2.packets ?? [])
+        e.source = "oracles of \(first) and \(second), the second shifted by the first's length"
+        return e
+    }
 
     /// A free-format MPEG-1 44.1 kHz stereo stream of 1152-sample frames: `packets` frames of `slots` bytes
     /// (+ 1 when the header's padding bit is set) from `first` to the end of the file, each checked to start
