@@ -35,11 +35,12 @@ T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 
 DIRS=(wav aiff caf au malformed)
-# Remove previous media files of these folders (oracle JSON is make-oracle.sh's job;
-# it deletes oracles whose fixture is gone).
+# Remove previous media files of these folders. JSON stays: oracles are make-oracle.sh's job
+# (it deletes oracles whose fixture is gone), malformed/expected.json is hand-written (the
+# outcomes the tests expect), and malformed/manifest.json is rewritten by tools/make_malformed.py.
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
-    find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -name expected.json -delete
+    find "$d" -maxdepth 1 -type f ! -name '*.json' -delete
 done
 
 PROV="$T/provenance.tsv"

@@ -280,6 +280,36 @@ struct AudioInspectTests {
         #expect(text.contains("\n      2399          2455         1         1\n"))
     }
 
+    @Test("MP3 with ID3v2.4 text, APIC artwork and CTOC/CHAP chapters: the text summary and JSON show them")
+    func mp3TagsArtworkAndChapters() throws {
+        // Fixtures/generate.sh, tags/id3v24-mutagen-chapters.mp3 (tools/metadata_tags.py): a 100-byte PNG
+        // front cover (picture type 3), chapters Intro 0–150 ms, Middle 150–300 ms, End 300–500 ms.
+        let name = "tags/id3v24-mutagen-chapters.mp3"
+        let report = Inspector.inspect(bytes: try Fixtures.bytes(name), source: name, options: InspectOptions())
+        var text = ""
+        report.writeText(to: &text, includePackets: false)
+        #expect(text.contains("File type       MPG3"))
+        #expect(text.contains("Artwork         image/png, picture type 3, 100 bytes\n"))
+        #expect(text.contains("Chapters        0.000 – 0.150 s: Intro\n"))
+        #expect(text.contains("                0.150 – 0.300 s: Middle\n"))
+        #expect(text.contains("                0.300 – 0.500 s: End\n"))
+        #expect(text.contains("[id3v2] APIC") || text.contains("[id3v2] TIT2"))
+
+        let doc = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.jsonText.utf8)) as? [String: Any])
+        let artwork = try #require(doc["artwork"] as? [[String: Any]])
+        #expect(artwork.count == 1)
+        #expect(artwork.first?["mimeType"] as? String == "image/png")
+        #expect(artwork.first?["pictureType"] as? Int == 3)
+        #expect(artwork.first?["bytes"] as? Int == 100)
+        let chapters = try #require(doc["chapters"] as? [[String: Any]])
+        #expect(chapters.map { $0["title"] as? String } == ["Intro", "Middle", "End"])
+        #expect(chapters.map { $0["startSeconds"] as? Double } == [0, 0.15, 0.3])
+        #expect(chapters.map { $0["endSeconds"] as? Double } == [0.15, 0.3, 0.5])
+        let tags = try #require(doc["tags"] as? [[String: Any]])
+        #expect(tags.contains { $0["source"] as? String == "id3v2" && $0["key"] as? String == "TIT2" })
+    }
+
     // MARK: The built binary
 
     static var binary: URL? {

@@ -26,6 +26,11 @@ struct TrailingTagLayout: Equatable, Sendable {
 
 /// Finds the tags at the end of a stream; see ``TrailingTagLayout``.
 enum TrailingTagLocator {
+    /// How many bytes at the end of a junk run a framed-stream parser holds back (instead of dropping
+    /// them as it scans), so that the tags that end the stream can be recognised at `finish`: an
+    /// ID3v1 tag (128), an APEv2 footer (32), a Lyrics3v2 end (15), with room to spare.
+    static let junkHoldBack = 256
+
     /// The tags that end `lastBytes` (the final bytes of a stream).
     static func locate(in lastBytes: [UInt8]) -> TrailingTagLayout {
         let b = lastBytes

@@ -30,9 +30,7 @@ enum ConformanceInput {
 
     /// Tags ffprobe shows that a parser documents it does not read yet: the comparison asserts they are
     /// still missing (and fails with "now read" when support lands, so the entry gets removed).
-    static let knownMissingTags: [String: String] = [
-        "adts/aac-44100-2ch-apetag.aac": "docs/formats/adts.md: APEv2 after the last frame is not recognised yet"
-    ]
+    static let knownMissingTags: [String: String] = [:]
 
     /// Tags ffprobe 5.1 shows differently from what the file holds, documented in `docs/metadata.md`
     /// ("Deviations and known gaps") and `Fixtures/README.md` ("Tag fixtures"): the values expected instead,

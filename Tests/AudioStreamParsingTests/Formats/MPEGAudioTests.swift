@@ -476,12 +476,17 @@ struct MPEGAudioTests {
         }
     }
 
-    @Test("LAME delay and padding larger than the stream give no packet table info")
+    @Test("LAME delay and padding larger than the stream: packet table info clamped to the stream, diagnosed")
     func lameDelayExceedsStream() throws {
         let log = ParseRunner.run(
             try MPEGFixtures.bytes("malformed/mpeg-lame-delay-exceeds-stream.mp3"), chunking: .whole)
         #expect(log.packetCount == 1)
-        #expect(log.lastValues[.packetTableInfo] == nil)
+        // Info declares 1 frame (1152 samples); delay 4095 + 529 = 4624 > 1152: all priming, padding
+        // 4095 − 529 = 3566 has no room left (LAME "Mp3 Info Tag rev 1": delay/padding 12 bits each).
+        #expect(
+            log.lastValues[.packetTableInfo]
+                == .packetTableInfo(PacketTableInfo(numberValidFrames: 0, primingFrames: 1152, remainderFrames: 0)))
+        #expect(log.diagnostics.filter { $0.message.contains("packetTableInfo clamped") }.count == 1)
     }
 }
 

@@ -2,6 +2,12 @@ extension ADTSParser {
     /// Emits the packets of the frame at the position (its bytes are readable) and consumes it.
     mutating func emitFrame(_ header: ADTSHeader, _ context: inout ParseContext) {
         let start = context.window.position
+        if let first = trailingTags.tags.first {
+            // Tags between frames (concatenated files): they ended the previous part.
+            let kinds = trailingTags.tags.map(\.kind.rawValue).joined(separator: ", ")
+            context.diagnose(at: first.offset, "adts: tag(s) between frames skipped (\(kinds))")
+            trailingTags.removeAll()
+        }
         let layout = ADTSFrameLayout.make(header, context.window, at: 0)
         let frames = layout.framesPerPacket
         var variableFrames: UInt32 = 0

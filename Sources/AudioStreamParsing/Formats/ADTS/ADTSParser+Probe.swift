@@ -10,13 +10,13 @@ extension ADTSParser {
         let limit = options.detectionLookahead
         var start = 0
         while true {
-            switch ADTSSync.ID3Header.examine(window, at: start) {
-            case .notTag:
+            switch ID3v2Tag.Header.recognise(window, at: start) {
+            case .notATag:
                 break
             case .needMoreData(let n):
                 return window.isFinal ? .noMatch : .needMoreData(atLeast: n, noMatchBefore: start)
-            case .tag(let size):
-                start += size
+            case .header(let header):
+                start += header.totalByteCount
                 if start >= limit { return .noMatch }
                 continue
             }

@@ -22,20 +22,22 @@ extension ADTSParser {
                 if search.firstRejection == nil { search.firstRejection = reason }
                 i += 1
             case .needMoreData(let n):
-                if search.heldFrame == nil && i > 0 {
-                    // Everything before `i` is junk: drop it now rather than hold it.
-                    skipJunk(i, &search, &context)
-                    search.offset = 0
+                let holdBack = TrailingTagLocator.junkHoldBack
+                if search.heldFrame == nil && i > holdBack {
+                    // Everything before `i` is junk: drop it now rather than hold it, except its last
+                    // bytes, which may be tags that end the stream (read at `finish`).
+                    skipJunk(i - holdBack, &search, &context)
+                    search.offset = holdBack
                     state = .searching(search)
                     return .continue
                 }
                 search.offset = i
                 state = .searching(search)
                 return .needMoreData(atLeast: n)
-            case .id3Tag(let size):
+            case .id3Tag:
                 skipJunk(i, &search, &context)
                 reportSkipped(search, &context)
-                state = .tag(size: size)
+                state = .tag
                 return .continue
             case .confirmed(let header):
                 if search.heldFrame != nil {

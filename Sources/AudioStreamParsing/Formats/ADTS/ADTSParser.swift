@@ -13,18 +13,21 @@
 ///   split when its header carries `raw_data_block_position`s (CRC-protected frames), otherwise it is
 ///   one packet of 1024 × blocks frames, with a diagnostic.
 /// - Buffers: at most one frame plus its successor's header (≤ 8 KiB + 10 bytes), or one frame
-///   plus the scan inside it while resynchronising; ID3v2 tags up to `ParserLimits.maxTagBytes`
-///   (larger ones are skipped unbuffered). Junk is dropped as it is scanned.
+///   plus the scan inside it while resynchronising; ID3v2, APEv2 and ID3v1 tags up to
+///   `ParserLimits.maxTagBytes` (larger ones are skipped unbuffered). Junk is dropped as it is
+///   scanned, except the last 256 bytes of a run (tags that end the stream, found at `finish`).
 /// - Announces, when the first frame is confirmed: dataFormat, formatList (one item), magicCookie
 ///   (ES_Descriptor with the AudioSpecificConfig), channelLayout (configurations 1–7),
 ///   maximumPacketSize and packetSizeUpperBound (8184), averageBytesPerPacket and bitRate
 ///   (estimated from the first frame), metadata (from leading ID3v2 tags), restrictsRandomAccess
 ///   (false), then dataOffset (the first frame's header) and readyToProducePackets. bitRate and
 ///   averageBytesPerPacket are announced again after 16, 64, 256, 1024, 4096 and every 16384
-///   packets; an ID3v2 tag between frames announces `metadata` where it occurs; a confirmed change
-///   of the fixed header fields announces the new format.
+///   packets; an ID3v2 tag between frames announces `metadata` where it occurs (replacing the
+///   stream's metadata: ``ParseContext/announceTimedMetadata(_:)``); a confirmed change of the fixed
+///   header fields announces the new format.
 /// - `finish`: delivers the last frame when it ends exactly at the end of the stream, drops a
-///   truncated one with a diagnostic, and announces the exact audioDataPacketCount,
+///   truncated one with a diagnostic, announces the metadata of APEv2/ID3v1 tags after the last
+///   frame (``TrailingTags``, ``TrailingTagLocator``), and announces the exact audioDataPacketCount,
 ///   audioDataByteCount (from the first frame to the end of the last), bitRate,
 ///   averageBytesPerPacket and maximumPacketSize when the stream was parsed in order. Throws
 ///   `invalidFile` when no frame was found.
@@ -35,8 +38,8 @@ struct ADTSParser: FormatParser {
         case searching(Search)
         /// In sync: a frame header is expected at the position.
         case synced
-        /// An ID3v2 tag of this many bytes starts at the position.
-        case tag(size: Int)
+        /// An ID3v2 tag starts (or is being read, by `tagReader`) at the position.
+        case tag
     }
 
     /// The progress of a frame search.
@@ -104,6 +107,11 @@ struct ADTSParser: FormatParser {
     var hasVariablePackets = false
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
+    /// ID3v1/APEv2 tags met at a frame boundary since the last frame (read at `finish`, or reported
+    /// when a frame follows them).
+    var trailingTags = TrailingTags()
+    /// The ID3v2 tag being read (kept outside `state` so it is mutated in place).
+    var tagReader: ID3v2StreamReader?
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
@@ -111,14 +119,25 @@ struct ADTSParser: FormatParser {
             return stepSearch(&search, &context)
         case .synced:
             return stepSynced(&context)
-        case .tag(let size):
-            return stepTag(size: size, &context)
+        case .tag:
+            return stepTag(&context)
         }
     }
 
     /// In sync: emits the frame at the position once its successor is known.
     private mutating func stepSynced(_ context: inout ParseContext) -> ParseStep {
         let window = context.window
+        if window.peekUInt8() != 0xFF {
+            // An ID3v1 or APEv2 tag after a frame (ID3v2 tags are found by the search, as timed metadata).
+            switch TrailingTags.kind(in: window, at: 0) {
+            case .tag(let kind) where kind != .id3v2:
+                if let step = trailingTags.read(kind, &context, format: "adts") { return step }
+            case .undecided(let n) where !window.isFinal:
+                return .needMoreData(atLeast: n)
+            default:
+                break
+            }
+        }
         guard let decoded = ADTSHeader.decode(window, at: 0) else {
             if !window.isFinal { return .needMoreData(atLeast: ADTSHeader.fixedSize) }
             if window.readable == 0 { return .needMoreData(atLeast: 1) }
@@ -155,42 +174,41 @@ struct ADTSParser: FormatParser {
         }
     }
 
-    /// An ID3v2 tag at the position: parsed and announced, or skipped when too large.
-    private mutating func stepTag(size: Int, _ context: inout ParseContext) -> ParseStep {
-        let position = context.window.position
-        if size > min(context.limits.maxTagBytes, context.limits.maxBufferedBytes) {
-            context.diagnose("adts: ID3v2 tag of \(size) bytes at \(position) exceeds maxTagBytes; skipped unread")
+    /// An ID3v2 tag at the position, read frame by frame by ``ID3v2StreamReader`` (text up to
+    /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered, so a large
+    /// tag never delays the frames after it beyond its own bytes); then announced.
+    private mutating func stepTag(_ context: inout ParseContext) -> ParseStep {
+        if tagReader == nil { tagReader = ID3v2StreamReader(limits: context.limits) }
+        // Safe to force unwrap: set just above; the call mutates the stored reader in place.
+        switch tagReader!.step(&context) {
+        case .needMoreData(let n):
+            return .needMoreData(atLeast: n)
+        case .skip(let n):
+            return .skip(n)
+        case .done(let tag):
+            tagReader = nil
             state = .searching(Search(cause: .afterTag))
-            return .skip(Int64(size))
-        }
-        guard let bytes = context.window.peekBytes(count: size) else {
-            if !context.window.isFinal { return .needMoreData(atLeast: size) }
-            context.diagnose("adts: the stream ends inside the \(size)-byte ID3v2 tag at \(position)")
-            context.window.consume(context.window.readable)
-            state = .searching(Search(cause: .afterTag))
-            return .continue
-        }
-        context.window.consume(size)
-        state = .searching(Search(cause: .afterTag))
-        guard let metadata = Self.metadata(fromID3v2: bytes) else {
-            context.diagnose(at: position, "adts: the ID3v2 tag at \(position) (\(size) bytes) could not be read")
-            return .continue
-        }
-        if configuration == nil {
-            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(metadata)
-        } else {
-            // Timed metadata (HLS): the tag's content is the stream's current metadata.
-            context.announce(.metadata(metadata))
+            apply(tag)
+            if configuration != nil, !tag.metadata.isEmpty {
+                // Timed metadata (HLS): the tag's content is the stream's metadata from this packet on.
+                context.announceTimedMetadata(tag.metadata)
+                leadingMetadata = nil
+            }
+        case .notATag:
+            // The search recognised a header here; cannot happen. Pass the byte as junk.
+            tagReader = nil
+            var search = Search(cause: .lostSync)
+            skipJunk(1, &search, &context)
+            state = .searching(search)
         }
         return .continue
     }
 
-    /// The metadata of one whole ID3v2 tag, or `nil` when it cannot be read.
-    static func metadata(fromID3v2 bytes: [UInt8]) -> AudioMetadata? {
-        guard let entries = ID3v2TagReader.read(bytes) else { return nil }
-        var metadata = AudioMetadata()
-        for entry in entries { metadata.add(entry.tag, infoKey: entry.infoKey) }
-        return metadata
+    /// Keeps the metadata of a tag before the first frame for the header.
+    private mutating func apply(_ tag: ID3v2Tag) {
+        if configuration == nil {
+            leadingMetadata = (leadingMetadata ?? AudioMetadata()).merging(tag.metadata)
+        }
     }
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
@@ -208,14 +226,30 @@ struct ADTSParser: FormatParser {
                 break loop
             }
         }
+        if case .tag = state {
+            // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
+            let tag = tagReader?.finish(&context)
+            tagReader = nil
+            context.window.consume(context.window.readable)
+            state = .searching(Search(cause: .afterTag))
+            if let tag {
+                apply(tag)
+                if configuration != nil, !tag.metadata.isEmpty { context.announceTimedMetadata(tag.metadata) }
+            }
+        }
         if case .searching(let search) = state {
             var search = search
+            if configuration != nil { locateTrailingTags(&search, &context) }
             skipJunk(context.window.readable, &search, &context)
             reportSkipped(search, &context)
             state = .searching(Search(cause: .lostSync))
         }
         guard configuration != nil else {
             throw context.error(.invalidFile, "adts: no ADTS frame found in the stream")
+        }
+        if let metadata = trailingTags.metadata(limits: context.limits) {
+            // APEv2/ID3v1 after the last frame: merged after the tags that started the stream.
+            context.announce(.metadata((leadingMetadata ?? AudioMetadata()).merging(metadata)))
         }
         if indicesExact && context.nextPacketIndex == totals.packets {
             finalPacketCount = totals.packets
@@ -226,9 +260,38 @@ struct ADTSParser: FormatParser {
         }
     }
 
+    /// The stream ends in junk (the search holds back its last bytes): tags that end the stream
+    /// after the junk (ID3v1 and `TAG+`, Lyrics3v2, APEv2 by its footer, an ID3v2.4 tag by its
+    /// footer) are found with ``TrailingTagLocator``, kept in `trailingTags` (unread when they began
+    /// before the bytes held back) and consumed; the junk before them is skipped (and tag bytes
+    /// already dropped as junk are taken off the skipped count).
+    private mutating func locateTrailingTags(_ search: inout Search, _ context: inout ParseContext) {
+        let tail = context.window.peekBytes(count: context.window.readable) ?? []
+        let layout = TrailingTagLocator.locate(in: tail)
+        guard layout.start < tail.count else { return }
+        let tailStart = context.window.position
+        let junkBefore = max(0, layout.start)
+        // Tag bytes that were already dropped as junk are not junk after all.
+        let passed = min(Int64(max(0, -layout.start)), search.skipped)
+        search.skipped -= passed
+        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+        ]
+        for case (let kind, let range?) in ranges {
+            trailingTags.append(
+                .init(
+                    kind: kind, offset: tailStart + Int64(range.lowerBound), byteCount: Int64(range.count),
+                    bytes: range.lowerBound >= 0 ? Array(tail[range]) : []))
+        }
+        skipJunk(junkBefore, &search, &context)
+        context.window.consume(tail.count - junkBefore)
+    }
+
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .searching(Search(cause: .discontinuity))
         skipPackets = 0
+        trailingTags.removeAll()
+        tagReader = nil
         if configuration != nil { indicesExact = false }
     }
 
@@ -246,6 +309,8 @@ struct ADTSParser: FormatParser {
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard configuration != nil else { return false }
         skipPackets = 0
+        trailingTags.removeAll()
+        tagReader = nil
         let recorded = Int64(max(0, packetOffsets.count - 1))
         if packet < recorded {
             // Exact: a frame starts there. Packets of the same frame before the target are dropped.

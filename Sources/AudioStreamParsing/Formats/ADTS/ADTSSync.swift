@@ -59,11 +59,11 @@ enum ADTSSync {
         // Past the readable bytes: more are needed, even at the end of the stream (callers stop there).
         guard let b0 = window.peekUInt8(at: offset) else { return .needMoreData(atLeast: offset + 1) }
         if tags && b0 == 0x49 {  // "I"
-            if offset + ID3Header.size > horizon && !final { return .noSync }
-            switch ID3Header.examine(window, at: offset) {
-            case .tag(let size): return .id3Tag(size: size)
+            if offset + ID3v2Tag.Header.byteCount > horizon && !final { return .noSync }
+            switch ID3v2Tag.Header.recognise(window, at: offset) {
+            case .header(let header): return .id3Tag(size: header.totalByteCount)
             case .needMoreData(let n): return needs(n)
-            case .notTag: return .noSync
+            case .notATag: return .noSync
             }
         }
         guard b0 == 0xFF else { return .noSync }
@@ -114,11 +114,11 @@ enum ADTSSync {
             return cutHeader ? .endOfStream : .other
         }
         if window.peekUInt8(at: offset) == 0x49 {
-            if offset + ID3Header.size > horizon && !final { return .other }
-            switch ID3Header.examine(window, at: offset) {
-            case .tag: return .id3Tag
+            if offset + ID3v2Tag.Header.byteCount > horizon && !final { return .other }
+            switch ID3v2Tag.Header.recognise(window, at: offset) {
+            case .header: return .id3Tag
             case .needMoreData(let n): return final ? .other : .needMoreData(atLeast: n)
-            case .notTag: return .other
+            case .notATag: return .other
             }
         }
         // A trailing APEv2 or ID3v1 tag ends the audio: the frame before it is whole.
@@ -148,48 +148,4 @@ enum ADTSSync {
     static let apeTagMagic: [UInt8] = Array("APETAGEX".utf8)
     /// `TAG`: an ID3v1 tag.
     static let id3v1Magic: [UInt8] = Array("TAG".utf8)
-}
-
-extension ADTSSync {
-    /// The 10-byte header of an ID3v2 tag (ID3v2.4 "ID3 tag version 2.4.0 - Main Structure" §3.1;
-    /// the same in v2.2 and v2.3):
-    ///
-    /// ```
-    ///  "ID3"  major version (2…4)  revision (≠ 0xFF)  flags  size: 4 × 7 bits, syncsafe (high bits 0)
-    /// ```
-    ///
-    /// The tag is 10 + size bytes, plus a 10-byte footer when v2.4's footer flag (0x10) is set.
-    enum ID3Header {
-        enum Result: Equatable {
-            case tag(size: Int)
-            case notTag
-            case needMoreData(atLeast: Int)
-        }
-
-        static let size = 10
-
-        /// Looks for a tag header `offset` bytes after the window's position.
-        static func examine(_ window: InputWindow, at offset: Int) -> Result {
-            let magic: [UInt8] = [0x49, 0x44, 0x33]
-            for (i, m) in magic.enumerated() {
-                guard let b = window.peekUInt8(at: offset + i) else { return .needMoreData(atLeast: offset + i + 1) }
-                if b != m { return .notTag }
-            }
-            guard let bytes = window.peekBytes(at: offset, count: size) else {
-                return .needMoreData(atLeast: offset + size)
-            }
-            return parse(bytes).map { .tag(size: $0) } ?? .notTag
-        }
-
-        /// The total tag length (header, body, footer) from the 10 header bytes, or `nil` when they are
-        /// not a valid ID3v2 header.
-        static func parse(_ bytes: [UInt8]) -> Int? {
-            guard bytes.count >= size, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33,
-                (2...4).contains(bytes[3]), bytes[4] != 0xFF, bytes[6..<10].allSatisfy({ $0 < 0x80 })
-            else { return nil }
-            let body = bytes[6..<10].reduce(0) { $0 << 7 | Int($1) }
-            let footer = bytes[3] == 4 && bytes[5] & 0x10 != 0 ? size : 0
-            return size + body + footer
-        }
-    }
 }

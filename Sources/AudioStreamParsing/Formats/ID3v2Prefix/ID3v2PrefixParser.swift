@@ -17,7 +17,7 @@
 struct ID3v2PrefixParser: FormatParser {
     /// Recognises a valid ID3v2 header at the start of the stream.
     static let probe = FormatProbe(fileTypes: []) { window, options in
-        switch ID3v2TagHeader.recognise(window, at: 0) {
+        switch ID3v2Tag.Header.recognise(window, at: 0) {
         case .header: return .prefix(ID3v2PrefixParser(options: options))
         case .needMoreData(let n): return .needMoreData(atLeast: n)
         case .notATag: return .noMatch
@@ -51,7 +51,7 @@ struct ID3v2PrefixParser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .betweenTags:
-            switch ID3v2TagHeader.recognise(context.window, at: 0) {
+            switch ID3v2Tag.Header.recognise(context.window, at: 0) {
             case .header:
                 reader = ID3v2StreamReader(limits: context.limits)
                 state = .tag

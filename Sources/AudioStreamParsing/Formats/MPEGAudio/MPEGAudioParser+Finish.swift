@@ -3,6 +3,13 @@ extension MPEGAudioParser {
         guard let stream else {
             throw context.error(.invalidFile, "mpeg: stream ends before a complete MPEG audio frame")
         }
+        if case .id3v2Tag(let start) = state {
+            // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
+            if let tag = tagReader?.finish(&context) { trailingTags.appendID3v2(tag, at: start) }
+            tagReader = nil
+            context.window.consume(context.window.readable)
+            state = .inSync
+        }
         var junk: Int64 = 0
         var junkStart = context.window.position
         var inSync = true
@@ -60,8 +67,9 @@ extension MPEGAudioParser {
         let bytes = statistics.lastEnd.map { $0 - stream.dataOffset } ?? 0
         context.announce(.audioDataByteCount(UInt64(max(0, bytes))))
         if packets > 0 { announceRunningValues(stream, &context) }
-        if let info = packetTableInfo(stream, packets: packets, exact: declared == nil || declared == packets) {
-            context.announce(.packetTableInfo(info))
+        if let gapless = packetTableInfo(stream, packets: packets, exact: declared == nil || declared == packets) {
+            if gapless.clamped { diagnoseClampedGapless(stream, packets: packets, gapless.info, &context) }
+            context.announce(.packetTableInfo(gapless.info))
         }
     }
 
@@ -69,6 +77,7 @@ extension MPEGAudioParser {
         if case .searching(let search) = state { reportJunk(search, &context) }
         state = .searching(Search())
         trailingTags.removeAll()
+        tagReader = nil
         if stream != nil {
             isContinuous = false
             packetIndicesAreExact = false

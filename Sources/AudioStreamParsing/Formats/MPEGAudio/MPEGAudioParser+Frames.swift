@@ -36,8 +36,12 @@ extension MPEGAudioParser {
             }
         }
         switch TrailingTags.kind(in: window, at: 0) {
+        case .tag(.id3v2):
+            tagReader = ID3v2StreamReader(limits: context.limits)
+            state = .id3v2Tag(start: window.position)
+            return .continue
         case .tag(let kind):
-            if let step = try readTag(kind, &context) { return step }
+            if let step = trailingTags.read(kind, &context, format: "mpeg") { return step }
         case .undecided(let n):
             if !window.isFinal { return .needMoreData(atLeast: n) }
         case .none:
@@ -52,16 +56,38 @@ extension MPEGAudioParser {
         return .continue
     }
 
+    /// Reads the ID3v2 tag at a frame boundary frame by frame (``ID3v2StreamReader``: text up to
+    /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered), then goes
+    /// on in sync; the tag is announced when a frame follows it, or at `finish`.
+    mutating func stepID3v2Tag(start: Int64, _ context: inout ParseContext) -> ParseStep {
+        guard tagReader != nil else {
+            state = .inSync
+            return .continue
+        }
+        // Safe to force unwrap: checked just above; the call mutates the stored reader in place.
+        switch tagReader!.step(&context) {
+        case .needMoreData(let n):
+            return .needMoreData(atLeast: n)
+        case .skip(let n):
+            return .skip(n)
+        case .done(let tag):
+            trailingTags.appendID3v2(tag, at: start)
+            tagReader = nil
+            state = .inSync
+        case .notATag:
+            // Recognised as a header before; cannot happen. Search from here.
+            tagReader = nil
+            state = .searching(Search())
+        }
+        return .continue
+    }
+
     /// Emits one frame as a packet and updates the totals.
     private mutating func emitFrame(
         _ header: MPEGFrameHeader, length: Int, _ stream: MPEGStream, _ context: inout ParseContext
     ) {
         let position = context.window.position
-        if let first = trailingTags.tags.first {
-            let kinds = trailingTags.tags.map(\.kind.rawValue).joined(separator: ", ")
-            context.diagnose(at: first.offset, "mpeg: tag(s) between frames skipped (\(kinds))")
-            trailingTags.removeAll()
-        }
+        if !trailingTags.isEmpty { announceTagsBetweenFrames(&context) }
         recordOffset(packet: context.nextPacketIndex, at: position - stream.dataOffset, length: length, &context)
         context.emitPacket(size: length, variableFrames: 0, frames: Int64(stream.framesPerPacket))
         if isContinuous {
@@ -101,55 +127,19 @@ extension MPEGAudioParser {
         }
     }
 
-    /// Reads (or skips) a tag that starts at the position. Returns `nil` when the bytes are not a
-    /// usable tag after all (they are then searched as junk).
-    private mutating func readTag(_ kind: TrailingTags.Kind, _ context: inout ParseContext) throws(AudioStreamError)
-        -> ParseStep?
-    {
-        let window = context.window
-        let length: Int
-        switch kind {
-        case .id3v1:
-            // A `TAG+` block is followed by its ID3v1 tag: both are read as one.
-            let plus = TrailingTags.enhancedID3v1ByteCount - TrailingTags.id3v1ByteCount
-            if window.matches(TrailingTags.enhancedID3v1Magic, at: 0) {
-                if window.readable < plus + 3 && !window.isFinal { return .needMoreData(atLeast: plus + 3) }
-                length =
-                    window.matches(TrailingTags.id3v1Magic, at: plus)
-                    ? TrailingTags.enhancedID3v1ByteCount : TrailingTags.id3v1ByteCount
-            } else {
-                length = TrailingTags.id3v1ByteCount
-            }
-        case .apev2:
-            guard window.readable >= TrailingTags.apeHeaderByteCount else {
-                return window.isFinal ? nil : .needMoreData(atLeast: TrailingTags.apeHeaderByteCount)
-            }
-            guard let n = TrailingTags.apeTagLength(in: window, at: 0) else { return nil }
-            length = n
-        case .id3v2:
-            guard case .header(let header) = ID3v2TagHeader.recognise(window, at: 0) else { return nil }
-            length = header.totalByteCount
-        case .lyrics3:
-            return nil
+    /// Tags met at a frame boundary, now followed by a frame: the ID3v2 tags among them start the
+    /// next part of the stream (a concatenated file, a stream's title change), so their metadata
+    /// becomes the stream's metadata from this packet on (``ParseContext/announceTimedMetadata(_:)``);
+    /// ID3v1 and APEv2 tags ended the previous part and are only reported.
+    private mutating func announceTagsBetweenFrames(_ context: inout ParseContext) {
+        let ended = trailingTags.tags.filter { $0.kind != .id3v2 }
+        if let first = ended.first {
+            let kinds = ended.map(\.kind.rawValue).joined(separator: ", ")
+            context.diagnose(at: first.offset, "mpeg: tag(s) between frames skipped (\(kinds))")
         }
-        let offset = window.position
-        let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
-        if length > limit {
-            trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: []))
-            context.diagnose("mpeg (\(kind.rawValue)): \(length)-byte tag exceeds maxTagBytes; skipped")
-            return .skip(Int64(length))
+        if let metadata = trailingTags.metadata(of: [.id3v2], limits: context.limits) {
+            context.announceTimedMetadata(metadata)
         }
-        guard let bytes = window.peekBytes(count: length) else {
-            if !window.isFinal { return .needMoreData(atLeast: length) }
-            // An ID3v1 tag needs all 128 bytes; other tags cut by the end of the stream are kept short.
-            if kind == .id3v1 { return nil }
-            context.diagnose("mpeg (\(kind.rawValue)): stream ends inside a \(length)-byte tag")
-            trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(window.readable), bytes: []))
-            context.window.consume(window.readable)
-            return .continue
-        }
-        context.window.consume(length)
-        trailingTags.append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: bytes))
-        return .continue
+        trailingTags.removeAll()
     }
 }

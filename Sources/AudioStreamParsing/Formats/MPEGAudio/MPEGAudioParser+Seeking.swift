@@ -24,6 +24,7 @@ extension MPEGAudioParser {
         let map = packetMap
         let isExact = map.packetToByte(packet)?.isEstimated == false
         trailingTags.removeAll()
+        tagReader = nil
         isContinuous = false
         packetIndicesAreExact = isExact
         state = isExact ? .inSync : .searching(Search())

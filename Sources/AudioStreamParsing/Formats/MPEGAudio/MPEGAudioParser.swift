@@ -12,9 +12,13 @@
 ///   it, becomes junk. Junk is skipped with one diagnostic per run and is never a packet; tags at
 ///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
 /// - Buffers: at most one frame (or one free-format search window, 8 KiB), the last 256 bytes of a
-///   junk run (to recognise tags that end the stream), and a tag up to `ParserLimits.maxTagBytes`
-///   (larger ones are skipped unbuffered). The search resumes where it stopped: one-byte feeding
-///   stays linear.
+///   junk run (to recognise tags that end the stream), an ID3v1/APEv2 tag up to
+///   `ParserLimits.maxTagBytes` (larger ones are skipped unbuffered), and one frame of an ID3v2 tag
+///   between frames (read by ``ID3v2StreamReader``). The search resumes where it stopped: one-byte
+///   feeding stays linear.
+/// - Tags between frames: an ID3v2 tag followed by a frame is announced before that frame's packet,
+///   replacing the stream's metadata (``ParseContext/announceTimedMetadata(_:)``); ID3v1/APEv2 tags
+///   followed by a frame are reported.
 /// - Announces: when the first frame is confirmed, `publishHeader` with dataFormat, the packet and
 ///   byte counts a Xing/VBRI header declares, maximumPacketSize (largest frame so far, updated),
 ///   packetSizeUpperBound, averageBytesPerPacket, bitRate, packetTableInfo (LAME tag),
@@ -46,7 +50,7 @@ struct MPEGAudioParser: FormatParser {
 
     /// Bytes at the end of a junk run held back, so that tags ending the stream can be recognised
     /// at `finish` (ID3v1 128, APEv2 footer 32, Lyrics3v2 end 15).
-    static let junkHoldBack = 256
+    static let junkHoldBack = TrailingTagLocator.junkHoldBack
 
     /// Where the parser is.
     enum State {
@@ -54,12 +58,17 @@ struct MPEGAudioParser: FormatParser {
         case searching(Search)
         /// In sync: the next bytes are a frame of the stream, or a tag.
         case inSync
+        /// Reading, with `tagReader`, an ID3v2 tag that starts at a frame boundary at this offset.
+        case id3v2Tag(start: Int64)
     }
 
     /// A sync search in progress.
     struct Search {
         /// Bytes after the position already known not to start a frame.
         var scanned = 0
+        /// Bytes after the position already known not to start an ID3v2 tag (searched once the
+        /// stream is known: a tag after junk between frames).
+        var tagScanned = 0
         /// Junk bytes consumed so far in this run, and where the run started.
         var junk: Int64 = 0
         var junkStart: Int64?
@@ -70,6 +79,8 @@ struct MPEGAudioParser: FormatParser {
     var stream: MPEGStream?
     var statistics = MPEGStatistics()
     var trailingTags = TrailingTags()
+    /// The ID3v2 tag being read between frames (kept outside `state` so it is mutated in place).
+    var tagReader: ID3v2StreamReader?
     /// The start of every packet seen (relative to the data offset), then the end of the last.
     var packetOffsets: [Int64] = []
     var packetTableIsFull = false
@@ -79,11 +90,14 @@ struct MPEGAudioParser: FormatParser {
     var isContinuous = true
     /// The packet count found at `finish`.
     var finalPacketCount: Int64?
+    /// A LAME tag's delay and padding exceeding the stream were reported.
+    var reportedClampedGapless = false
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .searching(let search): return try stepSearching(search, &context)
         case .inSync: return try stepInSync(&context)
+        case .id3v2Tag(let start): return stepID3v2Tag(start: start, &context)
         }
     }
 
@@ -93,7 +107,10 @@ struct MPEGAudioParser: FormatParser {
         -> ParseStep
     {
         var search = search
-        switch MPEGSyncSearch.search(context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots) {
+        let outcome = MPEGSyncSearch.search(
+            context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots)
+        if stream != nil, let step = findTagInJunk(outcome, &search, &context) { return step }
+        switch outcome {
         case .frame(let offset, let header, let length):
             consumeJunk(offset, &search, &context)
             reportJunk(search, &context)
@@ -104,15 +121,56 @@ struct MPEGAudioParser: FormatParser {
             let junk = max(0, scanned - Self.junkHoldBack)
             consumeJunk(junk, &search, &context)
             search.scanned = scanned - junk
+            search.tagScanned = search.scanned
             state = .searching(search)
             return .needMoreData(atLeast: atLeast - junk)
         case .exhausted(let scanned):
             let junk = max(0, scanned - Self.junkHoldBack)
             consumeJunk(junk, &search, &context)
             search.scanned = scanned - junk
+            search.tagScanned = search.scanned
             state = .searching(search)
             return .needMoreData(atLeast: context.window.readable + 1)
         }
+    }
+
+    /// Looks for an ID3v2 tag among the junk before where the frame search stopped (a tag between
+    /// frames that junk precedes, e.g. a concatenated file with padding): the junk before it is
+    /// skipped and the tag is read like one at a frame boundary. Returns `nil` when there is none
+    /// and the search's outcome stands.
+    private mutating func findTagInJunk(
+        _ outcome: MPEGSyncSearch.Outcome, _ search: inout Search, _ context: inout ParseContext
+    ) -> ParseStep? {
+        let end: Int
+        switch outcome {
+        case .frame(let offset, _, _): end = offset
+        case .undecided(let scanned, _), .exhausted(let scanned): end = scanned
+        }
+        let window = context.window
+        var i = search.tagScanned
+        while let k = window.firstIndex(of: 0x49, from: i, to: end) {
+            switch ID3v2Tag.Header.recognise(window, at: k) {
+            case .header:
+                consumeJunk(k, &search, &context)
+                reportJunk(search, &context)
+                tagReader = ID3v2StreamReader(limits: context.limits)
+                state = .id3v2Tag(start: context.window.position)
+                return .continue
+            case .needMoreData(let n) where !window.isFinal:
+                // A tag may start at k (never when a frame was found after it: its header bytes would
+                // fail the tag's size bytes). Keep k readable; junk before it may go.
+                let junk = min(k, max(0, end - Self.junkHoldBack))
+                consumeJunk(junk, &search, &context)
+                search.scanned = end - junk
+                search.tagScanned = k - junk
+                state = .searching(search)
+                return .needMoreData(atLeast: n - junk)
+            case .needMoreData, .notATag:
+                i = k + 1
+            }
+        }
+        search.tagScanned = end
+        return nil
     }
 
     private func consumeJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
@@ -190,7 +248,7 @@ struct MPEGAudioParser: FormatParser {
     }
 
     /// Announces the stream's properties at its first audio frame.
-    private func publish(_ stream: MPEGStream, firstLength: Int, _ context: inout ParseContext) {
+    private mutating func publish(_ stream: MPEGStream, firstLength: Int, _ context: inout ParseContext) {
         let fpp = stream.framesPerPacket
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(stream.firstHeader.streamDescription),
@@ -221,27 +279,49 @@ struct MPEGAudioParser: FormatParser {
                 : UInt64(stream.firstHeader.bitRate)
             if bits <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(bits))) }
         }
-        if let packets = stream.declaredPacketCount, let info = packetTableInfo(stream, packets: packets, exact: true) {
-            values.append(.packetTableInfo(info))
-        }
+        let packets = stream.declaredPacketCount
+        let gapless = packets.flatMap { packetTableInfo(stream, packets: $0, exact: true) }
+        if let gapless { values.append(.packetTableInfo(gapless.info)) }
         context.publishHeader(values, dataOffset: stream.dataOffset)
+        if let packets, let gapless, gapless.clamped {
+            diagnoseClampedGapless(stream, packets: packets, gapless.info, &context)
+        }
     }
 
     /// Gapless information from the LAME tag for a stream of `packets` frames: priming = encoder delay
     /// + 529 (the decoder delay), remainder = padding − 529 (at least 0), valid = the rest. With
     /// `exact` false (the frame count differs from the one the tag was written for) the remainder is
-    /// not applied. `nil` without a trusted LAME tag or when the values exceed the stream.
-    func packetTableInfo(_ stream: MPEGStream, packets: Int64, exact: Bool) -> PacketTableInfo? {
+    /// not applied. `nil` without a trusted LAME tag.
+    ///
+    /// A tag whose delay and padding exceed the stream (damaged, or written for another stream) is
+    /// clamped so that the three values still add up to the stream's frames: priming to the frames,
+    /// the remainder to what is left after the priming; `clamped` is then true (the caller reports it).
+    func packetTableInfo(_ stream: MPEGStream, packets: Int64, exact: Bool) -> (info: PacketTableInfo, clamped: Bool)? {
         guard let lame = stream.xing?.lame, lame.hasTrustedGaplessInfo, stream.hasConstantFramesPerPacket else {
             return nil
         }
-        let priming = lame.encoderDelay + Self.decoderDelay
-        let remainder = exact ? max(0, lame.padding - Self.decoderDelay) : 0
         let (total, overflow) = packets.multipliedReportingOverflow(by: Int64(stream.framesPerPacket))
-        guard !overflow else { return nil }
-        let valid = total - Int64(priming) - Int64(remainder)
-        guard valid >= 0 else { return nil }
-        return PacketTableInfo(
-            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        guard !overflow, total >= 0 else { return nil }
+        let wantedPriming = Int64(lame.encoderDelay + Self.decoderDelay)
+        let wantedRemainder = Int64(exact ? max(0, lame.padding - Self.decoderDelay) : 0)
+        let priming = min(wantedPriming, total)
+        let remainder = min(wantedRemainder, total - priming)
+        let info = PacketTableInfo(
+            numberValidFrames: total - priming - remainder, primingFrames: Int32(priming),
+            remainderFrames: Int32(remainder))
+        return (info, priming != wantedPriming || remainder != wantedRemainder)
+    }
+
+    /// Reports (once) a LAME tag whose delay and padding exceed the stream.
+    mutating func diagnoseClampedGapless(
+        _ stream: MPEGStream, packets: Int64, _ info: PacketTableInfo, _ context: inout ParseContext
+    ) {
+        guard !reportedClampedGapless, let lame = stream.xing?.lame else { return }
+        reportedClampedGapless = true
+        context.diagnose(
+            at: stream.dataOffset - Int64(stream.infoFrameLength),
+            "mpeg (LAME tag): encoder delay \(lame.encoderDelay) and padding \(lame.padding) exceed the stream's "
+                + "\(packets) frame(s) of \(stream.framesPerPacket) samples; packetTableInfo clamped to priming "
+                + "\(info.primingFrames), remainder \(info.remainderFrames), valid \(info.numberValidFrames)")
     }
 }

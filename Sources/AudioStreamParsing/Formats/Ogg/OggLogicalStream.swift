@@ -179,14 +179,14 @@ enum OggMapping {
                 : nil
             return OggStreamFormat(
                 streamDescription: id.streamDescription, magicCookie: cookie,
-                channelLayout: VorbisChannelOrder.layout(channels: id.channels), metadata: v.metadata,
+                channelLayout: VorbisChannelLayout.layout(channels: id.channels), metadata: v.metadata,
                 bitRate: id.bitrateNominal > 0 ? UInt32(id.bitrateNominal) : nil,
                 primingFrames: v.primingFrames ?? 0)
         case .flac(let header, _, let metadata):
             let info = header.streamInfo
             return OggStreamFormat(
                 streamDescription: info.streamDescription, magicCookie: info.magicCookie,
-                channelLayout: VorbisChannelOrder.layout(channels: Int(info.channels)), metadata: metadata,
+                channelLayout: FLACParser.channelLayout(channels: info.channels), metadata: metadata,
                 packetSizeUpperBound: info.maximumFrameSize > 0 ? info.maximumFrameSize : nil)
         }
     }
@@ -197,6 +197,15 @@ enum OggMapping {
     var framesBeforeGranuleZero: Int64 {
         if case .vorbis(let v) = self { return v.primingFrames ?? 0 }
         return 0
+    }
+
+    /// Forgets what the frame count of the next packet depends on (Vorbis: the previous block size), after
+    /// a discontinuity or a seek.
+    mutating func resetPacketState() {
+        if case .vorbis(var v) = self {
+            v.durations?.reset()
+            self = .vorbis(v)
+        }
     }
 
     /// The frames an audio packet decodes to, from its first bytes (up to 16); 0 when unknown.
@@ -249,6 +258,10 @@ struct OggLogicalStream {
     var partial: OggPartialPacket?
     /// The end-of-stream page was seen.
     var ended = false
+    /// Pages were lost (a discontinuity or a sequence gap) since the stream began.
+    var lostPages = false
+    /// Its header packets were lost: its pages are skipped until the next group.
+    var unusable = false
     /// Whether audio packets were delivered for this stream.
     var deliveredAudio = false
     /// The format announced for this stream, once.

@@ -56,6 +56,7 @@ extension OggParser {
         throws(AudioStreamError)
     {
         let serial = header.serialNumber
+        seekPrepared = false
         if header.isBeginningOfStream {
             // RFC 3533 §4: the beginning-of-stream pages of a group come first; one after other pages starts
             // a new group: a chained stream.
@@ -131,7 +132,9 @@ extension OggParser {
     mutating func streamPage(
         _ header: OggPageHeader, at pageStart: Int64, _ s: inout OggLogicalStream, _ context: inout ParseContext
     ) throws(AudioStreamError) {
+        if s.unusable { return }
         if let expected = s.nextSequence, expected != header.sequenceNumber {
+            s.lostPages = true
             context.diagnose(
                 "ogg: page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was expected:"
                     + " pages lost, partial packet dropped")
@@ -274,15 +277,27 @@ extension OggParser {
             var diagnostics: [String] = []
             let result = mapping.readHeader(bytes(p.size), limits: limits, diagnostics: &diagnostics)
             for d in diagnostics { context.diagnose(d) }
-            if case .failure(let e) = result { throw context.error(e.code, e.reason) }
+            if case .failure(let e) = result {
+                guard s.lostPages else { throw context.error(e.code, e.reason) }
+                // Its header packets went with the lost pages: nothing of this stream can be decoded.
+                context.diagnose("\(e.reason) (header pages lost): stream \(s.serialNumber) skipped")
+                s.unusable = true
+                return false
+            }
             s.mapping = mapping
             return false
         }
-        let frames: Int64
+        var frames: Int64
         do {
             frames = try mapping.frames(ofPacket: head)
         } catch {
             throw context.error(error.code, error.reason)
+        }
+        let index = context.nextPacketIndex + Int64(packetsToDrop)
+        if !tablesFrozen, index >= 0, index + 1 < Int64(packetFrames.count) {
+            // Delivered before a seek: its frame count is known exactly (a Vorbis packet's count depends on
+            // the packet before it, which the resumed feed may not have shown).
+            frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
         }
         s.mapping = mapping
         if s.announcedFormat == nil {
@@ -302,9 +317,12 @@ extension OggParser {
                 tablesFrozen = true
             }
         }
-        audioPackets += 1
-        audioBytes += Int64(p.size)
-        largestPacket = max(largestPacket, p.size)
+        if context.nextPacketIndex == audioPackets {
+            // A new packet (not one delivered again after a seek back).
+            audioPackets += 1
+            audioBytes += Int64(p.size)
+            largestPacket = max(largestPacket, p.size)
+        }
         let variable = UInt32(clamping: frames)
         switch p {
         case .inPage(let size, _, _):

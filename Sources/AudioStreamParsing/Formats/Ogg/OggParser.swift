@@ -67,6 +67,10 @@ struct OggParser: FormatParser {
     var packetsToDrop = 0
     /// Known at finish.
     var packetCount: Int64?
+    /// A seek was prepared and no page has been read since.
+    var seekPrepared = false
+    /// A seek happened: packets may be delivered twice, so the end trimming found at the first finish stays.
+    var seeked = false
 
     // Totals for the end-of-stream values.
     var audioPackets: Int64 = 0
@@ -101,7 +105,7 @@ struct OggParser: FormatParser {
             }
             throw context.error(.unsupportedDataFormat, "ogg: no Vorbis, Opus or FLAC logical stream")
         }
-        guard let mapping = s.mapping, mapping.headersComplete || s.deliveredAudio else {
+        guard let mapping = s.mapping, mapping.headersComplete || s.deliveredAudio || s.unusable else {
             throw context.error(.invalidFile, "ogg (\(s.codec)): the stream ends inside the header packets")
         }
         if let partial = s.partial {
@@ -113,25 +117,35 @@ struct OggParser: FormatParser {
             announceFormat(&s, &context, dataOffset: context.window.position)
         }
         stream = s
-        packetCount = tablesFrozen ? nil : Int64(pageOffsets.count)
+        // After a discontinuity or an estimated seek, packet positions and indices are estimates: the
+        // counts are not announced then.
+        guard !tablesFrozen else { return }
+        packetCount = Int64(pageOffsets.count)
         context.announce(.audioDataByteCount(UInt64(audioBytes)))
         context.announce(.audioDataPacketCount(UInt64(audioPackets)))
         if largestPacket > 0 { context.announce(.maximumPacketSize(UInt32(clamping: largestPacket))) }
-        if let trim = endTrimming(s, &context) { context.announce(.packetTableInfo(trim)) }
+        if !seeked, let trim = endTrimming(s, &context) { context.announce(.packetTableInfo(trim)) }
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
+        // A discontinuity flag on the bytes that follow a seek (the facade passes it on when the first
+        // chunk after the seek was empty) changes nothing: the seek already prepared the resync.
+        if seekPrepared { return }
         state = .resync
         junk = nil
         tablesFrozen = true
         packetsToDrop = 0
         stream?.partial = nil
         stream?.nextSequence = nil
+        stream?.lostPages = true
+        stream?.mapping?.resetPacketState()
     }
 
     var packetMap: PacketMap {
         var map = PacketMap()
-        map.packetOffsets = pageOffsets + [endOfPages]
+        // The start of the page where each packet begins. The end entry only once the stream has ended:
+        // before, the next packet begins on some later page, whose offset is not known until it is read.
+        map.packetOffsets = packetCount == nil ? pageOffsets : pageOffsets + [endOfPages]
         map.packetFrames = packetFrames
         map.packetCount = packetCount
         if !pageOffsets.isEmpty, endOfPages > 0 {
@@ -144,8 +158,11 @@ struct OggParser: FormatParser {
         guard dataOffset != nil, stream != nil else { return false }
         state = .resync
         junk = nil
+        seekPrepared = true
+        seeked = true
         stream?.partial = nil
         stream?.nextSequence = nil
+        stream?.mapping?.resetPacketState()
         if packet < Int64(pageOffsets.count) {
             // Exact: the feed restarts at the page where the packet begins; drop the packets that begin
             // on that page before it.

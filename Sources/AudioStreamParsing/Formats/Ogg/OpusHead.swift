@@ -62,27 +62,10 @@ struct OpusHead: Equatable {
     }
 
     /// The channel layout: family 0 mono/stereo; family 1 the Vorbis channel order (RFC 7845
-    /// §5.1.1.2) as CoreAudio layout tags; otherwise unknown.
+    /// §5.1.1.2) as CoreAudio's Ogg layout tags (`VorbisChannelLayout`); otherwise unknown.
     var channelLayout: ChannelLayout? {
         if mappingFamily > 1 { return nil }
-        return VorbisChannelOrder.layout(channels: Int(channelCount))
-    }
-}
-
-/// The Vorbis channel order (Vorbis I §4.3.9, used by Opus mapping family 1 and FLAC-in-Ogg) as
-/// CoreAudio channel layout tags (CoreAudioBaseTypes.h).
-enum VorbisChannelOrder {
-    static func layout(channels: Int) -> ChannelLayout? {
-        let tags: [UInt32] = [
-            ChannelLayout.Tag.mono,  // 1: mono
-            ChannelLayout.Tag.stereo,  // 2: L R
-            113 << 16 | 3,  // 3: L C R = kAudioChannelLayoutTag_MPEG_3_0_A
-            108 << 16 | 4,  // 4: L R Ls Rs = kAudioChannelLayoutTag_Quadraphonic
-            117 << 16 | 5,  // 5: L C R Ls Rs = kAudioChannelLayoutTag_MPEG_5_0_A
-            124 << 16 | 6,  // 6: L C R Ls Rs LFE = kAudioChannelLayoutTag_MPEG_5_1_C
-        ]
-        guard channels >= 1, channels <= tags.count else { return nil }
-        return ChannelLayout(tag: tags[channels - 1])
+        return VorbisChannelLayout.layout(channels: Int(channelCount))
     }
 }
 

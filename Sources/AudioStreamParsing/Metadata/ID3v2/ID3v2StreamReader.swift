@@ -78,7 +78,7 @@ struct ID3v2StreamReader {
             switch state {
             case .header:
                 let window = context.window
-                switch ID3v2Tag.Header.recognise(available: window.readable, { window.peekUInt8(at: $0) }) {
+                switch ID3v2Tag.Header.recognise(window, at: 0) {
                 case .notATag:
                     return .notATag
                 case .needMoreData(let n):

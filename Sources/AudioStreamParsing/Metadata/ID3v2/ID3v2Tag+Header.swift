@@ -92,6 +92,18 @@ extension ID3v2Tag {
             return .needMoreData(atLeast: byteCount)
         }
 
+        /// What the bytes starting `offset` bytes after the window's position could be: the one
+        /// recogniser for a tag header in a stream (ID3v2 prefix, MPEG frame boundaries, ADTS frame
+        /// boundaries and detection). A prefix is rejected as soon as one readable byte rules it
+        /// out; `.needMoreData(atLeast:)` counts from the window's position.
+        static func recognise(_ window: InputWindow, at offset: Int) -> Recognition {
+            guard offset >= 0 else { return .notATag }
+            switch recognise(available: max(0, window.readable - offset), { window.peekUInt8(at: offset + $0) }) {
+            case .needMoreData(let n): return .needMoreData(atLeast: offset + n)
+            case let decided: return decided
+            }
+        }
+
         /// What `recognise` found.
         enum Recognition: Equatable {
             case header(Header)
