@@ -102,10 +102,6 @@ enum XiphTestPackets {
         return out
     }
 
-    /// True when `Fixtures/ogg` holds Ogg Vorbis fixtures (they come from the ogg branch; until it is
-    /// merged, the fixture-based checks have nothing to check).
-    static var hasOggFixtures: Bool { !fixtures(in: "ogg", extensions: ["ogg", "oga", "opus"]).isEmpty }
-
     /// Bytes of a hex string ("0a1B…").
     static func hex(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
