@@ -615,8 +615,8 @@ sine 44100 1.2 2
 mk flac/flac-44100-2ch-s16-cuesheet.flac "CUESHEET (CD, 3 tracks: track 2 with INDEX 00 at 0.4 s and INDEX 01 at 0.5333 s, track 3 at 1.0 s, lead-out at 1.2 s) and the SEEKTABLE flac derives from it" "chapters by hand: Track 01 0-0.5333 s, Track 02 0.5333-1.0 s, Track 03 1.0-1.2 s" \
     "$FLACIN"' && printf "FILE \"in.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 00:00:30\n    INDEX 01 00:00:40\n  TRACK 03 AUDIO\n    INDEX 01 00:01:00\n" > "$T/c.cue" && $FLACENC --cuesheet="$T/c.cue" --no-padding -o "$OUT" "$T/in.wav"'
 sine 44100 0.3 2
-mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
-    "$FLACIN && $COVER"' && $FLACENC -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
+mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE (UTF-8 ï; --no-utf8-convert keeps the bytes under LC_ALL=C) ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
+    "$FLACIN && $COVER"' && $FLACENC --no-utf8-convert -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
 mk flac/flac-44100-2ch-s16-id3v2.flac "an ID3v2.3 tag (TIT2 TPE1, id3lib) in front of the fLaC marker" "ffprobe skips the tag and shows its text" \
     "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav" && id3v2 -2 -t "ID3 Title" -a "ID3 Artist" "$OUT"'
 sine 44100 0.6 2
