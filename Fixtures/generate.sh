@@ -623,6 +623,10 @@ sine 44100 0.6 2
 mk flac/flac-44100-2ch-s16-variable.flac "variable block size (blocking strategy 1, sample numbers): frames of 1152 (4 frames, the last 544), 4096 (2, the last 2904) and 576 samples, MD5 unset" \
     "derived: three pieces of one signal encoded by flac with --blocksize 1152/4096/576, frames joined by tools/flac_variable.py (headers rewritten, subframes untouched; flac -t decodes it)" \
     "$FLACIN"' && sox "$T/in.wav" "$T/p1.wav" trim 0 4000s && sox "$T/in.wav" "$T/p2.wav" trim 4000s 7000s && sox "$T/in.wav" "$T/p3.wav" trim 11000s && $FLACENC --no-padding --blocksize 1152 -o "$T/p1.flac" "$T/p1.wav" && $FLACENC --no-padding --blocksize 4096 -o "$T/p2.flac" "$T/p2.wav" && $FLACENC --no-padding --blocksize 576 -o "$T/p3.flac" "$T/p3.wav" && $FLACVAR "$OUT" "$T/p1.flac" "$T/p2.flac" "$T/p3.flac" && flac --silent --test "$OUT" 2>/dev/null'
+sine 48000 0.1 1
+mk flac/flac-48000-1ch-s32.flac "32-bit mono (sample size code 7, flac >= 1.4), two frames (4096 + 704 samples)" \
+    "ffprobe 5.1 finds the stream but reports 0 packets (no 32-bit FLAC decoding in ffmpeg 5.1): expected by hand from flac --analyze (HandDerived.swift)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s32le "$T/in.wav" && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
 sine 48000 0.3 2
 mk_ff flac/flac-48000-2ch-s16-ffmpeg.flac "ffmpeg's FLAC encoder and muxer (lavc: block size 4608 at 48 kHz (code 5); lavf: STREAMINFO rewritten at the end, no SEEKTABLE)" "" -c:a flac
 # Malformed FLAC: derived from one 5-frame file by tools/make_malformed_flac.py (added to

@@ -26,6 +26,20 @@ enum HandDerived {
     }
 
     static let entries: [String: Entry] = [
+        // 32-bit FLAC (flac 1.4.2): ffprobe 5.1 finds the stream (flac, 48000 Hz, mono, s32) but returns 0
+        // packets. Frames from libFLAC's own analysis (`flac --analyze`, generate.sh's encoder): frame 0 at
+        // 152, 10024 bits = 1253 bytes, 4096 samples; frame 1 at 1405, 2232 bits = 279 bytes, 704 samples;
+        // 1405 + 279 = 1684 = the file size. 152 = 4 (fLaC) + 4 + 34 (STREAMINFO) + 4 + 18 (SEEKTABLE, one
+        // point) + 4 + 84 (VORBIS_COMMENT, last), block lengths as `metaflac --list` shows: the end of the
+        // metadata.
+        "flac/flac-48000-1ch-s32.flac": Entry(
+            kind: .stream(
+                ExpectedStream(
+                    format: .flac, sampleRate: 48000, channels: 1, pcm: nil, constantPacketSize: nil,
+                    dataOffset: 152, byteCount: 1532, frameCount: 4800,
+                    packets: [PacketSpan(offset: 152, size: 1253), PacketSpan(offset: 1405, size: 279)], info: [:],
+                    source: "hand-derived: flac --analyze (libFLAC) frame list")),
+            why: "ffprobe 5.1 cannot decode 32-bit FLAC: 0 packets"),
         // RF64 written to a pipe: ffmpeg cannot seek back, so ds64 stays all zero and the data chunk size
         // is 0xFFFFFFFF. ffprobe 5.1 finds the stream but returns 0 packets (Fixtures/README.md).
         // EBU Tech 3306 §3 (ds64): the real sizes live in ds64; with ds64 all zero and data size 0xFFFFFFFF

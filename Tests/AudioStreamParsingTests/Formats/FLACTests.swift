@@ -190,7 +190,12 @@ struct FLACTests {
             return
         }
         let got = log.packets.map { $0.frames == 0 ? Int64(asbd.framesPerPacket) : Int64($0.frames) }
-        #expect(got == oracle.packets.map { $0.duration ?? -1 }, "\(fixture)")
+        if case .stream(let hand)? = HandDerived.entries[fixture.path]?.kind {
+            // ffprobe has no packets (32-bit): the hand-derived total (flac --analyze).
+            #expect(got.reduce(0, +) == hand.frameCount, "\(fixture)")
+        } else {
+            #expect(got == oracle.packets.map { $0.duration ?? -1 }, "\(fixture)")
+        }
         for p in log.packets where p.frames != 0 {
             #expect(p.frames != asbd.framesPerPacket, "\(fixture): variableFrames set on a full packet")
         }
