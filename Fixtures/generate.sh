@@ -619,6 +619,10 @@ mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE (UTF-8 Ã
     "$FLACIN && $COVER"' && $FLACENC --no-utf8-convert -T "TITLE=Flac TÃ¯tle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
 mk flac/flac-44100-2ch-s16-id3v2.flac "an ID3v2.3 tag (TIT2 TPE1, id3lib) in front of the fLaC marker" "ffprobe skips the tag and shows its text" \
     "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav" && id3v2 -2 -t "ID3 Title" -a "ID3 Artist" "$OUT"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-id3v1.flac "an ID3v1.1 tag (id3lib: title, artist, track 2) appended after the last frame, as some taggers do" \
+    "ffprobe 5.1 counts the 128 tag bytes into the last packet and shows no tags: expected by hand (HandDerived.swift)" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 2 "$OUT"'
 sine 44100 0.6 2
 mk flac/flac-44100-2ch-s16-variable.flac "variable block size (blocking strategy 1, sample numbers): frames of 1152 (4 frames, the last 544), 4096 (2, the last 2904) and 576 samples, MD5 unset" \
     "derived: three pieces of one signal encoded by flac with --blocksize 1152/4096/576, frames joined by tools/flac_variable.py (headers rewritten, subframes untouched; flac -t decodes it)" \
