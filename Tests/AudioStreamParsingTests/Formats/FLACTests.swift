@@ -257,6 +257,28 @@ struct FLACTests {
         #expect(recorder.log.bytesMismatches.isEmpty)
     }
 
+    /// An estimated seek (no seek point, no frames parsed yet) lands somewhere in the data; the first frame
+    /// found there carries its frame number, which is its packet index (fixed block size), so the packets
+    /// delivered have the oracle's positions and their true indices.
+    @Test func estimatedSeekTakesTheIndexFromTheFrameNumber() throws {
+        let fixture = FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac")
+        let bytes = try fixture.bytes()
+        let positions = try fixture.oracle().packets.compactMap(\.pos)
+        let parser = AudioStreamParser()
+        let recorder = EventRecorder(parser, input: bytes)
+        try parser.parse(bytes[0..<Int(positions[0])])
+        let target = try parser.seek(toPacket: 5)
+        #expect(target.isEstimated)
+        try parser.parse(bytes[Int(target.absoluteOffset)...])
+        try parser.finish()
+        let got = recorder.log.indexedPackets
+        let first = try #require(got.first)
+        let index = try #require(positions.firstIndex(of: first.offset), "packet at a frame start")
+        #expect(first.index == Int64(index))
+        #expect(got.map(\.offset) == Array(positions[index...]))
+        #expect(got.map(\.index) == Array(Int64(index)..<Int64(positions.count)))
+    }
+
     /// After a discontinuity in the middle of a frame, the parser finds the next frame header and goes
     /// on with the oracle's frames; the cut frame is not a packet.
     @Test func discontinuityResynchronises() throws {

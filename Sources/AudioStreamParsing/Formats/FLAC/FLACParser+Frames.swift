@@ -246,6 +246,7 @@ extension FLACParser {
     mutating func emitFrame(_ header: FLACFrameHeader, size: Int, _ context: inout ParseContext) {
         let start = context.window.position
         let fpp = framesPerPacket
+        if resyncIndex { resynchroniseIndex(header, &context) }
         let index = context.nextPacketIndex
         context.emitPacket(
             size: size, variableFrames: header.blockSize == fpp ? 0 : UInt32(header.blockSize),
@@ -270,6 +271,22 @@ extension FLACParser {
         totals.bytes += Int64(size)
         totals.maximumPacketSize = max(totals.maximumPacketSize, size)
         totals.end = start + Int64(size)
+    }
+
+    /// The first frame after a seek or discontinuity says which packet it is when the stream has a
+    /// fixed block size: frame number n is packet n. The packet index then continues exactly. (A
+    /// variable-blocksize frame carries a sample number, which names no packet: the index stays the one
+    /// the seek assumed.)
+    private mutating func resynchroniseIndex(_ header: FLACFrameHeader, _ context: inout ParseContext) {
+        resyncIndex = false
+        guard framesPerPacket > 0, !header.isVariable, header.number < UInt64(Int64.max) else { return }
+        let index = Int64(header.number)
+        if index != context.nextPacketIndex {
+            context.diagnose("flac: the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
+        }
+        context.nextPacketIndex = index
+        // Back on the parsed-in-order frontier when the frame continues it.
+        indicesExact = index <= totals.packets
     }
 
     /// The geometry known so far: exact offsets of the frames parsed in order, SEEKTABLE points, and the

@@ -102,6 +102,8 @@ struct FLACParser: FormatParser {
     var packetFrames: [Int64] = []
     /// False once packet indices no longer count from the first frame (discontinuity, estimated seek).
     var indicesExact = true
+    /// Set by a seek or discontinuity: the next frame emitted resets the packet index from its number.
+    var resyncIndex = false
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
     /// The packet count announced in the header (fixed block size and known total samples).
@@ -137,6 +139,7 @@ struct FLACParser: FormatParser {
             state = .searching(Search(cause: "after a discontinuity"))
             expectedNumber = nil
             indicesExact = false
+            resyncIndex = true
         case .marker, .blockHeader, .blockBody:
             // Inside the header a gap cannot be bridged; the bytes that follow are read as they come.
             break
@@ -165,6 +168,7 @@ struct FLACParser: FormatParser {
             expectedNumber = nil
         }
         state = .searching(Search(cause: "after a seek"))
+        resyncIndex = true
         return true
     }
 }
