@@ -151,7 +151,9 @@ struct FLACTests {
         let good: [UInt8] = [0xFF, 0xF8, 0xC9, 0x08, 0x00]
         guard case .valid = Self.decodeHeader(good, info) else { Issue.record("good header rejected"); return }
         func rejects(_ bytes: [UInt8], crc: UInt8? = nil, variable: Bool? = nil, _ why: String) {
-            if case .valid = Self.decodeHeader(bytes, info, variable: variable, crc: crc) { Issue.record("accepted: \(why)") }
+            if case .valid = Self.decodeHeader(bytes, info, variable: variable, crc: crc) {
+                Issue.record("accepted: \(why)")
+            }
         }
         rejects([0xFF, 0xFA, 0xC9, 0x08, 0x00], "reserved bit after the sync code")
         rejects([0xFF, 0xF8, 0x09, 0x08, 0x00], "block size code 0")
@@ -204,7 +206,8 @@ struct FLACTests {
     /// The variable-blocksize fixture: ASBD frames per packet 0, every packet carries its frame count
     /// (1152 ×3, 544, 4096, 2904, 576 ×…: the pieces tools/flac_variable.py joined).
     @Test func variableBlockSizes() throws {
-        let log = ParseRunner.run(try FixtureCatalog.fixture("flac/flac-44100-2ch-s16-variable.flac").bytes(), chunking: .whole)
+        let fixture = FixtureCatalog.fixture("flac/flac-44100-2ch-s16-variable.flac")
+        let log = ParseRunner.run(try fixture.bytes(), chunking: .whole)
         guard case .dataFormat(let asbd)? = log.lastValues[.dataFormat] else { Issue.record("no format"); return }
         #expect(asbd.framesPerPacket == 0)
         let frames = log.packets.map(\.frames)
@@ -216,7 +219,8 @@ struct FLACTests {
     /// CUESHEET → chapters (values from `metaflac --list`: track offsets 0, 17640, 44100 with index
     /// points 1 at +0, +5880, +0; lead-out 52920; 44100 Hz): a track starts at its index point 1.
     @Test func cueSheetChapters() throws {
-        let log = ParseRunner.run(try FixtureCatalog.fixture("flac/flac-44100-2ch-s16-cuesheet.flac").bytes(), chunking: .whole)
+        let fixture = FixtureCatalog.fixture("flac/flac-44100-2ch-s16-cuesheet.flac")
+        let log = ParseRunner.run(try fixture.bytes(), chunking: .whole)
         guard case .metadata(let m)? = log.lastValues[.infoDictionary] else { Issue.record("no metadata"); return }
         #expect(
             m.chapters == [

@@ -101,7 +101,8 @@ extension FLACParser {
                 crc = running
                 if stop {
                     if i >= minimum {
-                        switch FLACFrameHeader.decode(window, at: i, streamInfo: info, variable: scan.header.isVariable) {
+                        let variable = scan.header.isVariable
+                        switch FLACFrameHeader.decode(window, at: i, streamInfo: info, variable: variable) {
                         case .needMoreData(let n) where !window.isFinal:
                             scan.scanned = i
                             scan.crc = crc
