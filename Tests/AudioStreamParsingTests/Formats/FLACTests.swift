@@ -315,6 +315,20 @@ struct FLACTests {
         #expect(m.info[InfoKey.title] == "ID3 Title")
     }
 
+    /// RFC 9639 §9.1.3 channel orders → CoreAudio layouts: tags (CoreAudioTypes.h values: Mono 100, Stereo
+    /// 101, MPEG_3_0_A 113, Quadraphonic 108, MPEG_5_0_A 117, MPEG_5_1_A 121, low 16 bits = channels), and
+    /// the WAVEFORMATEXTENSIBLE masks for 7 and 8 channels.
+    @Test func channelLayouts() {
+        let tags: [UInt32?] = (1...6).map { FLACParser.channelLayout(channels: UInt32($0))?.tag }
+        let expected: [UInt32?] = [0x0064_0001, 0x0065_0002, 0x0071_0003, 0x006C_0004, 0x0075_0005, 0x0079_0006]
+        #expect(tags == expected)
+        #expect(FLACParser.channelLayout(channels: 7) == ChannelLayout(tag: 1 << 16, bitmap: 0x70F))
+        #expect(FLACParser.channelLayout(channels: 8) == ChannelLayout(tag: 1 << 16, bitmap: 0x63F))
+        let six = ParseRunner.run(
+            (try? FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac").bytes()) ?? [], chunking: .whole)
+        #expect(six.lastValues[.channelLayout] == .channelLayout(ChannelLayout(tag: 121 << 16 | 6)))
+    }
+
     /// Bits per sample → flags: 16/20/24/32 → 1/2/3/4 (ALAC's source-depth flags); 8 and 12 → 0.
     @Test func sourceDepthFlags() throws {
         for (bits, flags) in [(8, 0), (12, 0), (16, 1), (20, 2), (24, 3), (32, 4)] as [(UInt32, UInt32)] {
