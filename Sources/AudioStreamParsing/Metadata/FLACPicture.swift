@@ -105,7 +105,8 @@ struct FLACPicture: Hashable, Sendable {
         do {
             let picture = try decode(body, limits: limits)
             guard let artwork = picture.artwork else {
-                return .failure(CodecHeaderError(.invalidFile, "flac (PICTURE): picture is a link (MIME type -->); skipped"))
+                return .failure(
+                    CodecHeaderError(.invalidFile, "flac (PICTURE): picture is a link (MIME type -->); skipped"))
             }
             return .success(artwork)
         } catch {

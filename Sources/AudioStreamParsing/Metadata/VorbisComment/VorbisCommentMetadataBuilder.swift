@@ -7,7 +7,7 @@
 /// | `ARTIST` | artist | |
 /// | `ALBUM` | album | |
 /// | `TRACKNUMBER` | track number | with `TRACKTOTAL`/`TOTALTRACKS` as `n/total` when the number has no `/` |
-/// | `DATE` | year, recorded date | year = the first four characters when they are digits; recorded date = as written (as ID3v2 `TDRC`) |
+/// | `DATE` | year, recorded date | year = the first four characters if digits; date as written (as `TDRC`) |
 /// | `YEAR` | year | |
 /// | `GENRE` | genre | |
 /// | `COMMENT`, `DESCRIPTION` | comments | |
@@ -19,8 +19,8 @@
 /// | `ENCODER` | encoding application | else the vendor string |
 /// | `ENCODED-BY`, `ENCODEDBY` | source encoder | |
 /// | `METADATA_BLOCK_PICTURE` | – | base64 FLAC PICTURE block → artwork (no raw tag) |
-/// | `COVERART` (+ `COVERARTMIME`) | – | legacy base64 image → artwork, picture type 0, MIME from `COVERARTMIME` or sniffed |
-/// | `CHAPTERnnn`, `CHAPTERnnnNAME` | – | chapters (also raw tags): start `HH:MM:SS[.fff]`, title, end = next chapter's start |
+/// | `COVERART` (+ `COVERARTMIME`) | – | legacy base64 image → artwork, type 0, MIME given or sniffed |
+/// | `CHAPTERnnn`, `CHAPTERnnnNAME` | – | chapters (also raw tags): start `HH:MM:SS[.fff]`, title, end = next start |
 ///
 /// Every text field is also a raw tag (source `"vorbis"`, the key as written, the value); the
 /// first value of a key fills the info key, repeated keys stay raw tags.
@@ -82,7 +82,8 @@ struct VorbisCommentMetadataBuilder {
         }
         textBytes += valueBytes.count
         let value = String(decoding: valueBytes, as: UTF8.self)
-        metadata.add(AudioMetadata.Tag(source: VorbisComment.source, key: key, value: value), infoKey: Self.infoKeys[upper])
+        metadata.add(
+            AudioMetadata.Tag(source: VorbisComment.source, key: key, value: value), infoKey: Self.infoKeys[upper])
         switch upper {
         case "DATE":
             if metadata.info[InfoKey.year] == nil, let year = RIFFInfoList.leadingYear(value) {
@@ -152,7 +153,8 @@ struct VorbisCommentMetadataBuilder {
         guard let block = decodeBase64(text, what: "METADATA_BLOCK_PICTURE") else { return }
         switch FLACPicture.artwork(fromBlock: block[...], limits: limits) {
         case .success(let artwork): metadata.artwork.append(artwork)
-        case .failure(let error): diagnostics.append("\(label): METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)")
+        case .failure(let error):
+            diagnostics.append("\(label): METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)")
         }
     }
 

@@ -54,7 +54,8 @@ struct VorbisIdentificationHeader: Hashable, Sendable {
     ///   `vorbis_version` other than 0.
     static func decode(_ packet: ArraySlice<UInt8>) throws(CodecHeaderError) -> VorbisIdentificationHeader {
         guard isHeader(packet, type: 1) else {
-            throw CodecHeaderError(.invalidFile, "vorbis (identification): packet is not a Vorbis identification header")
+            throw CodecHeaderError(
+                .invalidFile, "vorbis (identification): packet is not a Vorbis identification header")
         }
         var reader = ByteReader(Array(packet.prefix(byteCount)))
         guard reader.remaining == byteCount, reader.skip(7),
@@ -71,7 +72,8 @@ struct VorbisIdentificationHeader: Hashable, Sendable {
                 .invalidFile, "vorbis (identification): header is \(packet.count) bytes, shorter than 30")
         }
         guard version == 0 else {
-            throw CodecHeaderError(.unsupportedDataFormat, "vorbis (identification): vorbis_version \(version) is not 0")
+            throw CodecHeaderError(
+                .unsupportedDataFormat, "vorbis (identification): vorbis_version \(version) is not 0")
         }
         guard channels > 0 else {
             throw CodecHeaderError(.invalidFile, "vorbis (identification): audio_channels is zero")

@@ -33,7 +33,8 @@ extension VorbisSetupHeader {
             // Each entry takes at least one bit: check before looping so a hostile count fails at once.
             guard entries <= bits.remainingBits else {
                 throw CodecHeaderError(
-                    .invalidFile, "vorbis (setup): codebook \(index) has \(entries) entries, more than the packet holds")
+                    .invalidFile, "vorbis (setup): codebook \(index) has \(entries) entries, more than the packet holds"
+                )
             }
             for _ in 0..<entries {
                 if sparse {
@@ -53,7 +54,8 @@ extension VorbisSetupHeader {
                 current += number  // both ≤ 2^24: no overflow
                 guard current <= entries else {
                     throw CodecHeaderError(
-                        .invalidFile, "vorbis (setup): codebook \(index) ordered lengths overrun its \(entries) entries")
+                        .invalidFile, "vorbis (setup): codebook \(index) ordered lengths overrun its \(entries) entries"
+                    )
                 }
                 length += 1
             }
@@ -70,7 +72,8 @@ extension VorbisSetupHeader {
             let lookupValues: Int64
             if lookupType == 1 {
                 guard dimensions > 0 else {
-                    throw CodecHeaderError(.invalidFile, "vorbis (setup): codebook \(index) has lookup but 0 dimensions")
+                    throw CodecHeaderError(
+                        .invalidFile, "vorbis (setup): codebook \(index) has lookup but 0 dimensions")
                 }
                 lookupValues = Int64(lookup1Values(entries: entries, dimensions: dimensions))
             } else {

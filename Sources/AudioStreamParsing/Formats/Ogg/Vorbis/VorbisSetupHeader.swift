@@ -90,14 +90,16 @@ struct VorbisSetupHeader: Hashable, Sendable {
             let mapping = try Int(read(8, &bits, "mode mapping"))
             guard windowType == 0, transformType == 0 else {
                 throw CodecHeaderError(
-                    .invalidFile, "vorbis (setup): mode \(index) has window/transform type \(windowType)/\(transformType)")
+                    .invalidFile,
+                    "vorbis (setup): mode \(index) has window/transform type \(windowType)/\(transformType)")
             }
             guard mapping < mappingCount else {
                 throw CodecHeaderError(
                     .invalidFile, "vorbis (setup): mode \(index) uses mapping \(mapping) of \(mappingCount)")
             }
             modes.append(
-                Mode(blockFlag: blockFlag, windowType: UInt16(windowType), transformType: UInt16(transformType),
+                Mode(
+                    blockFlag: blockFlag, windowType: UInt16(windowType), transformType: UInt16(transformType),
                     mapping: mapping))
         }
         guard try read(1, &bits, "framing flag") == 1 else {
