@@ -329,6 +329,45 @@ struct FLACTests {
         #expect(six.lastValues[.channelLayout] == .channelLayout(ChannelLayout(tag: 121 << 16 | 6)))
     }
 
+    // MARK: Limits
+
+    /// A PICTURE block larger than `maxArtworkBytes` is skipped unread with a diagnostic; the comments
+    /// and the packets are unaffected.
+    @Test func pictureOverTheArtworkLimitIsSkipped() throws {
+        let bytes = try FixtureCatalog.fixture("flac/flac-44100-2ch-s16-tags-picture.flac").bytes()
+        let options = ParserOptions(limits: ParserLimits(maxArtworkBytes: 64))
+        let (log, failures) = ChunkingVerifier.verify(bytes, options: options)
+        #expect(failures.isEmpty, "\(failures)")
+        guard case .metadata(let m)? = log.lastValues[.infoDictionary] else { Issue.record("no metadata"); return }
+        #expect(m.artwork.isEmpty && m.info[InfoKey.title] == "Flac Tïtle")
+        #expect(log.diagnostics.contains { $0.message.contains("PICTURE") })
+        #expect(log.packetCount == ParseRunner.run(bytes, chunking: .whole).packetCount)
+    }
+
+    /// A SEEKTABLE larger than `maxHeaderChunkBytes` is skipped with a diagnostic (STREAMINFO, 34 bytes,
+    /// still fits); a STREAMINFO that does not fit is `lim!`.
+    @Test func metadataOverTheHeaderLimit() throws {
+        let bytes = try FixtureCatalog.fixture("flac/flac-11025-1ch-s16-b1000-seektable.flac").bytes()
+        let tight = ParserOptions(limits: ParserLimits(maxHeaderChunkBytes: 40))
+        let skipped = ParseRunner.run(bytes, chunking: .bytewise, options: tight)
+        #expect(skipped.error == nil && skipped.packetCount == 6)
+        #expect(skipped.diagnostics.contains { $0.message.contains("SEEKTABLE") })
+        let tighter = ParserOptions(limits: ParserLimits(maxHeaderChunkBytes: 20))
+        let failed = ParseRunner.run(bytes, chunking: .whole, options: tighter)
+        #expect(failed.error?.code == .limitExceeded)
+    }
+
+    /// Frames longer than `maxPacketBytes` (but possible for the stream) are `lim!`, never silently lost.
+    @Test func frameOverThePacketLimit() throws {
+        let bytes = try FixtureCatalog.fixture("flac/flac-44100-2ch-s16.flac").bytes()
+        for chunking in [Chunking.whole, .bytewise] {
+            let options = ParserOptions(limits: ParserLimits(maxPacketBytes: 1024))
+            let log = ParseRunner.run(bytes, chunking: chunking, options: options)
+            #expect(log.error?.code == .limitExceeded, "\(chunking)")
+            #expect(log.packetCount == 0)
+        }
+    }
+
     /// Bits per sample → flags: 16/20/24/32 → 1/2/3/4 (ALAC's source-depth flags); 8 and 12 → 0.
     @Test func sourceDepthFlags() throws {
         for (bits, flags) in [(8, 0), (12, 0), (16, 1), (20, 2), (24, 3), (32, 4)] as [(UInt32, UInt32)] {
