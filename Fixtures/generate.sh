@@ -616,14 +616,22 @@ sine 44100 1.2 2
 mk flac/flac-44100-2ch-s16-cuesheet.flac "CUESHEET (CD, 3 tracks: track 2 with INDEX 00 at 0.4 s and INDEX 01 at 0.5333 s, track 3 at 1.0 s, lead-out at 1.2 s) and the SEEKTABLE flac derives from it" "chapters by hand: Track 01 0-0.5333 s, Track 02 0.5333-1.0 s, Track 03 1.0-1.2 s" \
     "$FLACIN"' && printf "FILE \"in.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 00:00:30\n    INDEX 01 00:00:40\n  TRACK 03 AUDIO\n    INDEX 01 00:01:00\n" > "$T/c.cue" && $FLACENC --cuesheet="$T/c.cue" --no-padding -o "$OUT" "$T/in.wav"'
 sine 44100 0.3 2
-mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
-    "$FLACIN && $COVER"' && $FLACENC -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
+mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE (UTF-8 ï; --no-utf8-convert keeps the bytes under LC_ALL=C) ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
+    "$FLACIN && $COVER"' && $FLACENC --no-utf8-convert -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
 mk flac/flac-44100-2ch-s16-id3v2.flac "an ID3v2.3 tag (TIT2 TPE1, id3lib) in front of the fLaC marker" "ffprobe skips the tag and shows its text" \
     "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav" && id3v2 -2 -t "ID3 Title" -a "ID3 Artist" "$OUT"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-id3v1.flac "an ID3v1.1 tag (id3lib: title, artist, track 2) appended after the last frame, as some taggers do" \
+    "ffprobe 5.1 counts the 128 tag bytes into the last packet and shows no tags: expected by hand (HandDerived.swift)" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 2 "$OUT"'
 sine 44100 0.6 2
 mk flac/flac-44100-2ch-s16-variable.flac "variable block size (blocking strategy 1, sample numbers): frames of 1152 (4 frames, the last 544), 4096 (2, the last 2904) and 576 samples, MD5 unset" \
     "derived: three pieces of one signal encoded by flac with --blocksize 1152/4096/576, frames joined by tools/flac_variable.py (headers rewritten, subframes untouched; flac -t decodes it)" \
     "$FLACIN"' && sox "$T/in.wav" "$T/p1.wav" trim 0 4000s && sox "$T/in.wav" "$T/p2.wav" trim 4000s 7000s && sox "$T/in.wav" "$T/p3.wav" trim 11000s && $FLACENC --no-padding --blocksize 1152 -o "$T/p1.flac" "$T/p1.wav" && $FLACENC --no-padding --blocksize 4096 -o "$T/p2.flac" "$T/p2.wav" && $FLACENC --no-padding --blocksize 576 -o "$T/p3.flac" "$T/p3.wav" && $FLACVAR "$OUT" "$T/p1.flac" "$T/p2.flac" "$T/p3.flac" && flac --silent --test "$OUT" 2>/dev/null'
+sine 48000 0.1 1
+mk flac/flac-48000-1ch-s32.flac "32-bit mono (sample size code 7, flac >= 1.4), two frames (4096 + 704 samples)" \
+    "ffprobe 5.1 finds the stream but reports 0 packets (no 32-bit FLAC decoding in ffmpeg 5.1): expected by hand from flac --analyze (HandDerived.swift)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s32le "$T/in.wav" && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
 sine 48000 0.3 2
 mk_ff flac/flac-48000-2ch-s16-ffmpeg.flac "ffmpeg's FLAC encoder and muxer (lavc: block size 4608 at 48 kHz (code 5); lavf: STREAMINFO rewritten at the end, no SEEKTABLE)" "" -c:a flac
 # Malformed FLAC: derived from one 5-frame file by tools/make_malformed_flac.py (added to

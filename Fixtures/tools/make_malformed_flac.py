@@ -79,7 +79,8 @@ def main():
     b[-2:] = crc16(bytes(b[:-2])).to_bytes(2, "big")
     emit("flac-false-sync-in-frame.flac", base[:o1] + bytes(b) + base[o1 + s1:],
          "frame 1's audio data holds a complete valid header for frame 2 at byte 20 (footer CRC-16 recomputed): "
-         "a false sync that is not a frame boundary (all 5 frames survive, frame 1 whole)", "frame 1 + 20 @%d" % (o1 + 20))
+         "a false sync that is not a frame boundary (all 5 frames survive, frame 1 whole)",
+         "frame 1 + 20 @%d" % (o1 + 20))
     manifest_path = os.path.join(out, "manifest.json")
     manifest = json.load(open(manifest_path))
     manifest = [e for e in manifest if not e["file"].startswith("flac-")] + entries

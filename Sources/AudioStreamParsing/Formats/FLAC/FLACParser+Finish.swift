@@ -51,7 +51,8 @@ extension FLACParser {
         }
         if info.totalSamples == 0 {
             context.announce(
-                .packetTableInfo(PacketTableInfo(numberValidFrames: totals.frames, primingFrames: 0, remainderFrames: 0)))
+                .packetTableInfo(
+                    PacketTableInfo(numberValidFrames: totals.frames, primingFrames: 0, remainderFrames: 0)))
         } else if UInt64(totals.frames) != info.totalSamples {
             context.diagnose("flac: \(totals.frames) samples parsed; STREAMINFO says \(info.totalSamples)")
         }

@@ -101,7 +101,8 @@ extension FLACParser {
                 crc = running
                 if stop {
                     if i >= minimum {
-                        switch FLACFrameHeader.decode(window, at: i, streamInfo: info, variable: scan.header.isVariable) {
+                        let variable = scan.header.isVariable
+                        switch FLACFrameHeader.decode(window, at: i, streamInfo: info, variable: variable) {
                         case .needMoreData(let n) where !window.isFinal:
                             scan.scanned = i
                             scan.crc = crc
@@ -188,43 +189,52 @@ extension FLACParser {
         return found
     }
 
-    /// At the end of the stream: the frame at the position ends where its CRC-16 last comes out 0
-    /// (footer included) when that is the end of the stream or only a tag or zero bytes follow;
-    /// otherwise it is truncated or damaged and dropped.
+    /// At the end of the stream: the frame at the position ends at the end when its CRC-16 is 0 there;
+    /// or where tags that end the stream begin (ID3v1, APEv2, Lyrics3v2, an appended ID3v2: found by
+    /// `TrailingTagLocator`), when its CRC-16 is 0 there — the tags are then read and announced; or
+    /// where its CRC-16 last comes out 0 when only zero bytes follow. Otherwise it is truncated or
+    /// damaged and dropped.
     mutating func finishFrame(_ scan: FrameScan, _ context: inout ParseContext) {
         let window = context.window
         let readable = window.readable
         let minimum = scan.header.length + 3
+        let held = window.peekBytes(count: readable) ?? []
+        var zeros: Set<Int> = []
         var crc: UInt16 = 0
-        var lastZero: Int?
-        var position = 0
-        window.withContiguousSegments(at: 0, count: readable) { segment in
-            for b in segment {
-                crc = FLACCRC.crc16(crc, b)
-                position += 1
-                if crc == 0 && position >= minimum { lastZero = position }
-            }
+        for (i, b) in held.enumerated() {
+            crc = FLACCRC.crc16(crc, b)
+            if crc == 0 && i + 1 >= minimum { zeros.insert(i + 1) }
         }
         let start = window.position
-        if lastZero == readable {
+        if zeros.contains(readable) {
             emitFrame(scan.header, size: readable, &context)
             return
         }
-        if let end = lastZero, let tail = window.peekBytes(at: end, count: min(8, readable - end)) {
-            let trailing = readable - end
-            let isTag = tail.starts(with: Array("TAG".utf8)) || tail.starts(with: Array("APETAGEX".utf8))
-                || tail.starts(with: Array("ID3".utf8))
-            var allZero = true
-            window.withContiguousSegments(at: end, count: trailing) { s in
-                if s.contains(where: { $0 != 0 }) { allZero = false }
+        let layout = TrailingTagLocator.locate(in: held)
+        if layout.start < readable && zeros.contains(layout.start) {
+            emitFrame(scan.header, size: layout.start, &context)
+            var tags = TrailingTags()
+            let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+                (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+            ]
+            for case (let kind, let range?) in ranges where range.lowerBound >= layout.start {
+                let keep = range.count <= context.limits.maxTagBytes
+                tags.append(
+                    .init(
+                        kind: kind, offset: start + Int64(range.lowerBound), byteCount: Int64(range.count),
+                        bytes: keep ? Array(held[range]) : []))
             }
-            if isTag || allZero {
-                emitFrame(scan.header, size: end, &context)
-                context.diagnose(
-                    "flac: \(trailing) bytes after the last frame (\(isTag ? "a tag" : "zero bytes")) ignored")
-                context.window.consume(trailing)
-                return
+            context.window.consume(readable - layout.start)
+            if let trailing = tags.metadata(limits: context.limits) {
+                context.announce(.metadata(metadata.merging(trailing)))
             }
+            return
+        }
+        if let end = zeros.max(), held[end...].allSatisfy({ $0 == 0 }) {
+            emitFrame(scan.header, size: end, &context)
+            context.diagnose("flac: \(readable - end) zero bytes after the last frame ignored")
+            context.window.consume(readable - end)
+            return
         }
         context.diagnose(
             at: start,
@@ -237,6 +247,7 @@ extension FLACParser {
     mutating func emitFrame(_ header: FLACFrameHeader, size: Int, _ context: inout ParseContext) {
         let start = context.window.position
         let fpp = framesPerPacket
+        if resyncIndex { resynchroniseIndex(header, &context) }
         let index = context.nextPacketIndex
         context.emitPacket(
             size: size, variableFrames: header.blockSize == fpp ? 0 : UInt32(header.blockSize),
@@ -261,6 +272,22 @@ extension FLACParser {
         totals.bytes += Int64(size)
         totals.maximumPacketSize = max(totals.maximumPacketSize, size)
         totals.end = start + Int64(size)
+    }
+
+    /// The first frame after a seek or discontinuity says which packet it is when the stream has a
+    /// fixed block size: frame number n is packet n. The packet index then continues exactly. (A
+    /// variable-blocksize frame carries a sample number, which names no packet: the index stays the one
+    /// the seek assumed.)
+    private mutating func resynchroniseIndex(_ header: FLACFrameHeader, _ context: inout ParseContext) {
+        resyncIndex = false
+        guard framesPerPacket > 0, !header.isVariable, header.number < UInt64(Int64.max) else { return }
+        let index = Int64(header.number)
+        if index != context.nextPacketIndex {
+            context.diagnose("flac: the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
+        }
+        context.nextPacketIndex = index
+        // Back on the parsed-in-order frontier when the frame continues it.
+        indicesExact = index <= totals.packets
     }
 
     /// The geometry known so far: exact offsets of the frames parsed in order, SEEKTABLE points, and the

@@ -130,16 +130,23 @@ extension FLACParser {
         context.publishHeader(values, dataOffset: dataOffset)
     }
 
-    /// The channel layout of FLAC's channel assignments (RFC 9639 §9.1.3): mono and stereo by tag, 3 to
-    /// 8 channels by the WAVEFORMATEXTENSIBLE masks the RFC names, as CoreAudio channel bitmaps (whose
-    /// bits match those masks).
+    /// The channel layout of FLAC's channel assignments (RFC 9639 §9.1.3). 1–6 channels by the tags
+    /// Apple's own FLAC sample code maps them to (`FLACAudioFile.cpp`, `gFLACChannelConfigToLayoutTag`),
+    /// whose channel orders are FLAC's: Mono, Stereo, MPEG_3_0_A (L R C), Quadraphonic (L R Ls Rs),
+    /// MPEG_5_0_A (L R C Ls Rs), MPEG_5_1_A (L R C LFE Ls Rs). 7 and 8 channels (no tag with FLAC's
+    /// order) as a channel bitmap with the WAVEFORMATEXTENSIBLE masks the RFC names (0x70F, 0x63F), whose
+    /// bits are CoreAudio's channel bits.
     static func channelLayout(channels: UInt32) -> ChannelLayout? {
         switch channels {
         case 1: return ChannelLayout(tag: ChannelLayout.Tag.mono)
         case 2: return ChannelLayout(tag: ChannelLayout.Tag.stereo)
-        default:
-            let masks: [UInt32: UInt32] = [3: 0x7, 4: 0x33, 5: 0x37, 6: 0x3F, 7: 0x70F, 8: 0x63F]
-            return masks[channels].map { ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: $0) }
+        case 3: return ChannelLayout(tag: 113 << 16 | 3)
+        case 4: return ChannelLayout(tag: 108 << 16 | 4)
+        case 5: return ChannelLayout(tag: 117 << 16 | 5)
+        case 6: return ChannelLayout(tag: 121 << 16 | 6)
+        case 7: return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: 0x70F)
+        case 8: return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: 0x63F)
+        default: return nil
         }
     }
 }

@@ -16,14 +16,15 @@
 /// - Buffers: one metadata block (STREAMINFO, SEEKTABLE, CUESHEET up to `maxHeaderChunkBytes`,
 ///   VORBIS_COMMENT up to `maxTagBytes`, PICTURE up to `maxArtworkBytes`), then one frame plus the next
 ///   header (at most `frameBound`).
-/// - Announces at the first frame: dataFormat, formatList, magicCookie (dfLa layout), channelLayout,
+/// - Announces when the last metadata block has been read: dataFormat, formatList, magicCookie (dfLa layout), channelLayout,
 ///   audioDataPacketCount (fixed block size and known total samples), maximumPacketSize (STREAMINFO's
 ///   maximum frame size when known), packetSizeUpperBound, packetTableInfo (total samples; remainder of
 ///   a fixed-blocksize stream's short last frame), metadata, dataOffset, readyToProducePackets.
-/// - `finish`: delivers the last frame when its CRC-16 checks (trailing junk after it is reported),
-///   drops a truncated one with a diagnostic, announces exact audioDataByteCount, audioDataPacketCount,
-///   maximumPacketSize, averageBytesPerPacket and bitRate. Throws `invalidFile` when the stream ends
-///   before the first frame.
+///   After a seek or discontinuity, a fixed-blocksize frame's number resets the packet index.
+/// - `finish`: delivers the last frame when its CRC-16 checks (before tags that end the stream, which
+///   are read and announced as metadata; before zero bytes, reported), drops a truncated one with a
+///   diagnostic, announces exact audioDataByteCount, audioDataPacketCount, maximumPacketSize,
+///   averageBytesPerPacket and bitRate. Throws `invalidFile` when the stream ends inside the metadata.
 struct FLACParser: FormatParser {
     /// Recognises `fLaC` at the start.
     static let probe = FormatProbe(fileTypes: [.flac]) { window, _ in
@@ -102,6 +103,8 @@ struct FLACParser: FormatParser {
     var packetFrames: [Int64] = []
     /// False once packet indices no longer count from the first frame (discontinuity, estimated seek).
     var indicesExact = true
+    /// Set by a seek or discontinuity: the next frame emitted resets the packet index from its number.
+    var resyncIndex = false
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
     /// The packet count announced in the header (fixed block size and known total samples).
@@ -137,6 +140,7 @@ struct FLACParser: FormatParser {
             state = .searching(Search(cause: "after a discontinuity"))
             expectedNumber = nil
             indicesExact = false
+            resyncIndex = true
         case .marker, .blockHeader, .blockBody:
             // Inside the header a gap cannot be bridged; the bytes that follow are read as they come.
             break
@@ -165,6 +169,7 @@ struct FLACParser: FormatParser {
             expectedNumber = nil
         }
         state = .searching(Search(cause: "after a seek"))
+        resyncIndex = true
         return true
     }
 }
