@@ -575,6 +575,75 @@ mk tags/id3v1-id3lib.mp3 "id3v2 -1 (id3lib): ID3v1.1 only (track 7, genre 13), n
 mk tags/apev2-mutagen-id3v1.mp3 "APEv2 (mutagen: header + 8 items incl. binary 'Cover Art (Front)' + footer), then an ID3v1.1 tag appended by id3lib" "ffprobe does not show the APE items" \
     "$TAGIN && $COVER"' && $TAGPY ape "$OUT" "$T/cover.png" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 1 -g 8 "$OUT"'
 
+# ======================================================================= FLAC
+# Native FLAC (RFC 9639) for Formats/FLAC (docs/formats/flac.md). Encoder: the reference
+# flac 1.4.2 CLI (Debian 12 `flac`), from a WAVE written by ffmpeg; one ffmpeg-encoded file.
+# Extra variables in the recorded commands:
+#   $FLACENC  flac --silent --force
+#   $FLACIN   $FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav" (pcm_u8 / pcm_s24le where named)
+#   $FLACVAR  python3 tools/flac_variable.py (joins fixed-blocksize pieces into a variable-blocksize stream)
+#   $COVER    as in the tags section (16x16 PNG, 100 bytes)
+command -v flac >/dev/null || { echo "generate.sh: missing flac" >&2; exit 1; }
+command -v metaflac >/dev/null || { echo "generate.sh: missing metaflac" >&2; exit 1; }
+mkdir -p flac
+find flac -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(flac)
+FLACENC="flac --silent --force"
+FLACIN='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav"'
+FLACVAR="python3 tools/flac_variable.py"
+sine 44100 0.5 2
+mk flac/flac-44100-2ch-s16.flac "flac -5 defaults: STREAMINFO, SEEKTABLE (1 point), VORBIS_COMMENT (vendor only), 8 KiB PADDING; fixed block size 4096 (code 12), short last frame" "" \
+    "$FLACIN"' && $FLACENC -o "$OUT" "$T/in.wav"'
+sine 8000 0.3 1
+mk flac/flac-8000-1ch-u8-b192-l8.flac "8-bit mono at 8 kHz (rate code 4), -8, --blocksize 192 (block size code 1), no padding" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_u8 "$T/in.wav" && $FLACENC -8 --blocksize 192 --no-padding -o "$OUT" "$T/in.wav"'
+noise 96000 0.04 2 11
+mk flac/flac-96000-2ch-s24-l0.flac "24-bit stereo noise at 96 kHz (rate code 11, size code 6), -0 (fixed predictors, independent channels), no padding" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/in.wav" && $FLACENC -0 --no-padding -o "$OUT" "$T/in.wav"'
+sine 48000 0.2 6
+mk flac/flac-48000-6ch-s16-b1152.flac "6 channels (5.1, channel assignment 5), --blocksize 1152 (code 3), no padding" "" \
+    "$FLACIN"' && $FLACENC --blocksize 1152 --no-padding -o "$OUT" "$T/in.wav"'
+sine 11025 0.5 1
+mk flac/flac-11025-1ch-s16-b1000-seektable.flac "rate 11025 coded in Hz (rate code 13, 16 bits), --blocksize 1000 (code 7, 16-bit uncommon size), SEEKTABLE every 0.1 s plus a placeholder point (-S 0.1s -S X)" "" \
+    "$FLACIN"' && $FLACENC --blocksize 1000 -S 0.1s -S X --no-padding -o "$OUT" "$T/in.wav"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-b200.flac "rate 12000 coded in kHz (rate code 12, 8 bits), --blocksize 200 (code 6, 8-bit uncommon size)" "" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav"'
+sine 37800 0.2 2
+mk flac/flac-37800-2ch-s16.flac "rate 37800 coded in tens of Hz (rate code 14), stereo decorrelation" "" \
+    "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
+sine 44100 1.2 2
+mk flac/flac-44100-2ch-s16-cuesheet.flac "CUESHEET (CD, 3 tracks: track 2 with INDEX 00 at 0.4 s and INDEX 01 at 0.5333 s, track 3 at 1.0 s, lead-out at 1.2 s) and the SEEKTABLE flac derives from it" "chapters by hand: Track 01 0-0.5333 s, Track 02 0.5333-1.0 s, Track 03 1.0-1.2 s" \
+    "$FLACIN"' && printf "FILE \"in.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 00:00:30\n    INDEX 01 00:00:40\n  TRACK 03 AUDIO\n    INDEX 01 00:01:00\n" > "$T/c.cue" && $FLACENC --cuesheet="$T/c.cue" --no-padding -o "$OUT" "$T/in.wav"'
+sine 44100 0.3 2
+mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE (UTF-8 ï; --no-utf8-convert keeps the bytes under LC_ALL=C) ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
+    "$FLACIN && $COVER"' && $FLACENC --no-utf8-convert -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
+mk flac/flac-44100-2ch-s16-id3v2.flac "an ID3v2.3 tag (TIT2 TPE1, id3lib) in front of the fLaC marker" "ffprobe skips the tag and shows its text" \
+    "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav" && id3v2 -2 -t "ID3 Title" -a "ID3 Artist" "$OUT"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-id3v1.flac "an ID3v1.1 tag (id3lib: title, artist, track 2) appended after the last frame, as some taggers do" \
+    "ffprobe 5.1 counts the 128 tag bytes into the last packet and shows no tags: expected by hand (HandDerived.swift)" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 2 "$OUT"'
+sine 44100 0.6 2
+mk flac/flac-44100-2ch-s16-variable.flac "variable block size (blocking strategy 1, sample numbers): frames of 1152 (4 frames, the last 544), 4096 (2, the last 2904) and 576 samples, MD5 unset" \
+    "derived: three pieces of one signal encoded by flac with --blocksize 1152/4096/576, frames joined by tools/flac_variable.py (headers rewritten, subframes untouched; flac -t decodes it)" \
+    "$FLACIN"' && sox "$T/in.wav" "$T/p1.wav" trim 0 4000s && sox "$T/in.wav" "$T/p2.wav" trim 4000s 7000s && sox "$T/in.wav" "$T/p3.wav" trim 11000s && $FLACENC --no-padding --blocksize 1152 -o "$T/p1.flac" "$T/p1.wav" && $FLACENC --no-padding --blocksize 4096 -o "$T/p2.flac" "$T/p2.wav" && $FLACENC --no-padding --blocksize 576 -o "$T/p3.flac" "$T/p3.wav" && $FLACVAR "$OUT" "$T/p1.flac" "$T/p2.flac" "$T/p3.flac" && flac --silent --test "$OUT" 2>/dev/null'
+sine 48000 0.1 1
+mk flac/flac-48000-1ch-s32.flac "32-bit mono (sample size code 7, flac >= 1.4), two frames (4096 + 704 samples)" \
+    "ffprobe 5.1 finds the stream but reports 0 packets (no 32-bit FLAC decoding in ffmpeg 5.1): expected by hand from flac --analyze (HandDerived.swift)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s32le "$T/in.wav" && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
+sine 48000 0.3 2
+mk_ff flac/flac-48000-2ch-s16-ffmpeg.flac "ffmpeg's FLAC encoder and muxer (lavc: block size 4608 at 48 kHz (code 5); lavf: STREAMINFO rewritten at the end, no SEEKTABLE)" "" -c:a flac
+# Malformed FLAC: derived from one 5-frame file by tools/make_malformed_flac.py (added to
+# malformed/manifest.json; expectations in malformed/expected.json, rules in docs/testing.md).
+sine 8000 0.12 1
+SIGDESC="(derived from a 5-frame flac 1.4.2 file)"
+eval '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/mf.wav" && $FLACENC -8 --blocksize 192 --no-padding -o "$T/mf.flac" "$T/mf.wav"'
+python3 tools/make_malformed_flac.py "$T/mf.flac" malformed
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/flac-*" "python3 tools/make_malformed_flac.py \$T/mf.flac malformed" "sine 440 Hz, 8000 Hz, 0.12 s, 1 ch" \
+    "FLAC header/footer CRC damage, truncation, short STREAMINFO, huge block length, false syncs: one line per file in malformed/manifest.json" \
+    "derived from a flac -8 --blocksize 192 file; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -5,6 +5,7 @@ enum FormatRegistry {
         AIFFParser.probe,
         CAFParser.probe,
         NeXTParser.probe,
+        FLACParser.probe,
         // One or more leading ID3v2 tags: read them, then detect the container after them. It decides
         // on the first 10 bytes, before any probe that would skip the tags itself.
         ID3v2PrefixParser.probe,
