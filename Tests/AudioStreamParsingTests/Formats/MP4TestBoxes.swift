@@ -108,3 +108,15 @@ enum MP4Hex {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }
+
+extension MP4TestBox {
+    /// A box: 32-bit size, type, body.
+    static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        be(UInt64(8 + body.count), 4) + Array(type.utf8) + body
+    }
+
+    /// `value` as `width` big-endian bytes.
+    static func be(_ value: UInt64, _ width: Int) -> [UInt8] {
+        (0..<width).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+    }
+}

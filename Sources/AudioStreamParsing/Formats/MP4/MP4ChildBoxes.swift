@@ -122,4 +122,5 @@ enum MP4Code {
     static let freeform = FourCharCode.value("----")
     static let chpl = FourCharCode.value("chpl")
     static let elst = FourCharCode.value("elst")
+    static let keys = FourCharCode.value("keys")
 }
