@@ -222,6 +222,34 @@ struct MP4SampleEntryTests {
         #expect(entry.channelLayout == ChannelLayout(tag: ChannelLayout.Tag.stereo))
     }
 
+    /// Backward-compatible signalling (§1.6.5.2): AAC-LC 24000 Hz, then syncExtensionType 0x2B7,
+    /// extensionAudioObjectType 5, sbrPresentFlag 1, extension index 3 (48000):
+    /// 00010 0110 0010 000 01010110111 00101 1 0011 (+2 pad bits) → 13 10 56 E5 98.
+    @Test func backwardCompatibleSBR() throws {
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.mp4aEntry(asc: [0x13, 0x10, 0x56, 0xE5, 0x98])[...], isQuickTime: false, limits: ParserLimits())
+        #expect(entry.formatList.map(\.streamDescription.formatID) == [.mpeg4AAC_HE, .mpeg4AAC])
+        #expect(entry.formatList.map(\.streamDescription.sampleRate) == [48000, 24000])
+        #expect(entry.streamDescription.framesPerPacket == 2048)
+    }
+
+    /// The same in mono with 0x548 and psPresentFlag 1 after it:
+    /// 00010 0110 0001 000 01010110111 00101 1 0011 10101001000 1 (+7) → 13 08 56 E5 9D 48 80.
+    @Test func backwardCompatibleSBRAndPS() throws {
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.mp4aEntry(asc: [0x13, 0x08, 0x56, 0xE5, 0x9D, 0x48, 0x80], channels: 1)[...], isQuickTime: false,
+            limits: ParserLimits())
+        #expect(entry.formatList.map(\.streamDescription.formatID) == [.mpeg4AAC_HE_V2, .mpeg4AAC_HE, .mpeg4AAC])
+        #expect(entry.formatList.map(\.streamDescription.channelsPerFrame) == [2, 1, 1])
+    }
+
+    /// ffmpeg's encoder writes the 0x2B7 extension with sbrPresentFlag 0 (extradata 12 10 56 E5 00):
+    /// explicitly no SBR, one AAC-LC layer (checked on every AAC fixture by aacCookieIsTheESDescriptor).
+    @Test func sbrPresentFlagZeroMeansPlainAAC() {
+        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10, 0x56, 0xE5, 0x00]) == nil)
+        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10]) == nil)
+    }
+
     // MARK: Malformed entries
 
     @Test func malformedEntriesThrowTheDocumentedCodes() {

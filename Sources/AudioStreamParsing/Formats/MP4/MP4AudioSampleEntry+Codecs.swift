@@ -129,6 +129,11 @@ struct EntryDecoder {
             asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
         }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
+        if asc.extensionAudioObjectType == nil, let ext = AudioSpecificConfig.backwardCompatibleExtension(info) {
+            asc.extensionAudioObjectType = 5
+            asc.extensionSamplingFrequency = ext.sbrSamplingFrequency
+            asc.psPresent = ext.ps
+        }
         let layers = try asc.formatListLayers()
         let top = layers[0]
         let layout = top.channelLayoutTag != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
