@@ -276,6 +276,14 @@ struct MP4SampleEntryTests {
         zeroChannels[25] = 0
         #expect(code(zeroChannels) == .invalidFile)
         #expect(code(Self.mp4aEntry(asc: [0x42, 0x10])) == .unsupportedDataFormat)  // AOT 8 (CELP)
+        // QuickTime version 2 lpcm with 0xFFFFFFFF channels: refused before any frame-size arithmetic.
+        let v2: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 16, 0xFF, 0xFE, 0, 0, 0, 1, 0, 0]
+            + [0, 0, 0, 72] + [0x40, 0xE5, 0x88, 0x80, 0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + [0x7F, 0, 0, 0]
+            + [0, 0, 0, 16] + [0, 0, 0, 0x0C] + [0, 0, 0, 4] + [0, 0, 0, 1]
+        #expect(code(Self.box("lpcm", v2), quickTime: true) == .limitExceeded)
+        var sane = v2
+        sane.replaceSubrange(40..<44, with: [0, 0, 0, 2])  // 2 channels of 16-bit little-endian (flags 0x0C)
+        #expect(code(Self.box("lpcm", sane), quickTime: true) == nil)
     }
 
     /// Every prefix and every single-byte change of every fixture's entry decodes or throws; none traps.
