@@ -172,6 +172,29 @@ struct MP4SampleEntryTests {
         #expect(entry.streamDescription.bytesPerPacket == 1)
     }
 
+    /// QuickTime version 0 PCM entries without a fixture, 2 channels at 22050 Hz, sample size field
+    /// `bits` (QuickTime File Format, "Sound sample description", audio data formats; CoreAudio's
+    /// FillOutASBDForLPCM flags: float 0x1, big-endian 0x2, signed 0x4, packed 0x8).
+    @Test(arguments: [
+        ("raw ", 8, UInt32(0x8), 2), ("twos", 8, 0xC, 2), ("NONE", 16, 0xE, 4), ("in32", 32, 0xE, 8),
+        ("fl32", 32, 0xB, 8), ("fl64", 64, 0xB, 16), ("alaw", 16, 0, 2),
+    ])
+    func quickTimePCMWithoutFixtures(
+        _ type: String, _ bits: UInt8, _ flags: UInt32, _ bytesPerFrame: UInt32
+    ) throws {
+        let fixed: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+            + [0, 2, 0, bits, 0, 0, 0, 0, 0x56, 0x22, 0, 0]
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.box(type, fixed)[...], isQuickTime: true, limits: ParserLimits())
+        let format = entry.streamDescription
+        #expect(format.formatFlags == flags)
+        #expect(format.bytesPerFrame == bytesPerFrame)
+        #expect(format.bytesPerPacket == bytesPerFrame)
+        #expect(format.sampleRate == 22050)
+        #expect(format.formatID == (type == "alaw" ? .aLaw : .linearPCM))
+        #expect(entry.channelLayout == ChannelLayout(tag: ChannelLayout.Tag.stereo))
+    }
+
     // MARK: Explicit SBR and PS (hand-built AudioSpecificConfigs, ISO/IEC 14496-3 §1.6.2.1)
 
     /// An `mp4a` entry (ISO version 0) with an esds around `asc`, descriptor sizes in the 1-byte form.
