@@ -145,7 +145,9 @@ struct InspectOptions: Equatable {
 
 /// Runs a parser over an input and collects an `InspectionReport`.
 final class Inspector {
-    private let parser = AudioStreamParser()
+    /// MP4 files whose `moov` follows the media data are read by holding the media back (up to the default
+    /// `maxBufferedBytes`), since a pipe cannot be rewound.
+    private let parser = AudioStreamParser(options: ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
     private let options: InspectOptions
     private var packets: [InspectionReport.PacketRun] = []
 
