@@ -43,6 +43,8 @@ extension MP4Parser {
         context.announce(.audioDataByteCount(UInt64(bytes)))
         context.announce(.audioDataPacketCount(UInt64(packets)))
         if movie?.isFragmented == true {
+            isFinished = true
+            rebuildPacketMap()
             var largest: UInt32 = 0
             for run in samples.runs {
                 for k in 0..<(run.size == .constant(0) ? 0 : run.count) { largest = max(largest, samples.size(run, k)) }

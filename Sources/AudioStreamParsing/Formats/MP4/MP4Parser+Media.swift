@@ -12,9 +12,20 @@ extension MP4Parser {
         guard let next = [audio, chapter].compactMap({ $0 }).min() else {
             // Nothing more to read in this box.
             if let end { return .skip(end - position) }
-            if movie?.isFragmented == true {
-                context.diagnose("mp4: no box boundary known after the last sample; the rest is ignored")
+            if movie?.isFragmented == true, let last = samples.runs.last {
+                // After a seek into a fragment whose mdat header was not seen: the next box is taken to start
+                // where the last known sample ends (writers put each fragment's data in its own mdat); a header
+                // that does not parse there ends the walk with a diagnostic.
+                var lastEnd = last.offset
+                for k in 0..<last.count { lastEnd += Int64(samples.size(last, k)) }
+                if lastEnd > position { return .skip(lastEnd - position) }
+                if lastEnd == position {
+                    guessedBoundary = true
+                    state = .box
+                    return .continue
+                }
             }
+            context.diagnose("mp4: no box boundary known after the last sample; the rest is ignored")
             state = .ignoringRest
             return .continue
         }

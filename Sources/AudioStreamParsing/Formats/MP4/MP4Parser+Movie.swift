@@ -124,8 +124,10 @@ extension MP4Parser {
     /// duration (PCM), otherwise a table of every sample's offset (relative to `dataOffset`) and first frame.
     mutating func rebuildPacketMap() {
         guard let dataOffset else { return }
+        // A fragmented file's count is known only at the end (more fragments may come).
+        let count: Int64? = movie?.isFragmented == true && !isFinished ? nil : Int64(samples.count)
         if let size = samples.constantSize, size > 0, samples.isContiguous, let fpp = constantFrames() {
-            map = PacketMap(bytesPerPacket: Int64(size), framesPerPacket: fpp, packetCount: Int64(samples.count))
+            map = PacketMap(bytesPerPacket: Int64(size), framesPerPacket: fpp, packetCount: count)
             return
         }
         var offsets: [Int64] = []
@@ -146,7 +148,7 @@ extension MP4Parser {
         }
         offsets.append(end)
         starts.append(frame)
-        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: Int64(samples.count))
+        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
 
     /// The frames per sample when every sample has the same duration.

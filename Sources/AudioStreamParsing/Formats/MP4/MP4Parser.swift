@@ -118,6 +118,12 @@ struct MP4Parser: FormatParser {
     var mediaBeforeMovie: Int64?
     /// Set by a discontinuity before the media data: the box structure is lost.
     var lostStructure = false
+    /// The box walk resumed where the last known fragment's data ends, not at a box boundary seen.
+    var guessedBoundary = false
+    /// Set at `finish`: a fragmented file's packet count is known.
+    var isFinished = false
+    /// After a discontinuity inside media held before the movie box: the next box starts here.
+    var resumeAt: Int64?
     /// The stream had a seek or discontinuity (the counts at `finish` then come from the tables).
     var hadJump = false
 
@@ -134,6 +140,11 @@ struct MP4Parser: FormatParser {
         if lostStructure {
             throw context.error(
                 .discontinuityCantRecover, "mp4: discontinuity before the media data; the box structure is lost")
+        }
+        if let resume = resumeAt {
+            resumeAt = nil
+            let position = context.window.position
+            if resume > position { return .skip(resume - position) }
         }
         switch state {
         case .box: return try stepBox(&context)
@@ -158,9 +169,16 @@ struct MP4Parser: FormatParser {
         let header: MP4BoxHeader
         switch MP4BoxHeader.peek(context.window) {
         case .needMoreData(let n): return .needMoreData(atLeast: n)
-        case .invalid(let reason): throw context.error(.invalidFile, reason)
+        case .invalid(let reason):
+            if guessedBoundary {
+                context.diagnose("mp4: no box where the last fragment's data ends (\(reason)); the rest is ignored")
+                state = .ignoringRest
+                return .continue
+            }
+            throw context.error(.invalidFile, reason)
         case .header(let h): header = h
         }
+        guessedBoundary = false
         let start = context.window.position
         if let size = header.size, start.addingReportingOverflow(size).overflow {
             throw context.error(.invalidFile, "mp4 (\(header.name)): box runs past the largest stream offset")
@@ -260,7 +278,13 @@ struct MP4Parser: FormatParser {
             if let end, position >= end { state = .media(end: nil) }
             skipChapterSamples(before: position)
         case .box, .awaitingRequest:
-            if published {
+            if movie == nil, let box = mediaBoxes.last, let end = box.end, position >= box.start, position < end {
+                // Media held back before the movie box (bufferUnparsedMediaUpTo): its bytes are gone, but the
+                // box structure resumes after it.
+                context.diagnose("mp4: discontinuity inside media data held before the movie box; its packets are lost")
+                resumeAt = end
+                state = .box
+            } else if published {
                 cursor = firstSample(atOrAfter: position)
                 context.nextPacketIndex = cursor.packet
                 context.diagnose("mp4: discontinuity between boxes; continuing with the samples at or after it")
@@ -277,6 +301,8 @@ struct MP4Parser: FormatParser {
         guard published, let dataOffset else { return false }
         hadJump = true
         lostStructure = false
+        resumeAt = nil
+        guessedBoundary = false
         cursor = sampleCursor(forPacket: packet)
         let target = dataOffset + byteOffset
         let box = mediaBoxes.last { $0.start <= target && ($0.end.map { target < $0 } ?? true) }
