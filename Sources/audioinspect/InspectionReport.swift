@@ -91,6 +91,8 @@ struct InspectionReport: Equatable {
     var diagnosticCount = 0
     /// What ended the parse, if it failed.
     var failure: Failure?
+    /// The tracks of a multi-track container (MP4), empty otherwise.
+    var tracks: [TrackInfo] = []
 
     /// The duration rule (documented in `docs/cli.md`):
     ///
@@ -253,6 +255,7 @@ final class Inspector {
         r.diagnostics = parser.diagnostics
         r.diagnosticCount = parser.diagnosticCount
         r.failure = failure
+        r.tracks = parser.tracks
         r.duration = InspectionReport.duration(
             packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: r.audioDataByteCount,
             bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)
