@@ -587,7 +587,7 @@ MP4TAG="/usr/bin/python3 tools/tag_mp4.py"
 COVER='$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png"'
 # ---- AAC
 sine 44100 1 2
-mk_ff mp4/aac-44100-2ch-faststart.m4a "AAC-LC in M4A with moov before mdat (+faststart): mp4a + esds (ES_Descriptor, ASC 0x1210) + btrt, edts/elst media_time 1024 (priming), stts/stsc/stsz/stco" "" \
+mk_ff mp4/aac-44100-2ch-faststart.m4a "AAC-LC in M4A with moov before mdat (+faststart): mp4a + esds (ES_Descriptor, ASC 0x1210), edts/elst media_time 1024 (priming), stts/stsc/stsz/stco" "" \
     -c:a aac -movflags +faststart
 mk_ff mp4/aac-44100-2ch-moov-end.m4a "the same AAC-LC M4A with moov after mdat (ffmpeg's default): the streaming case Apple reports as optm" "" -c:a aac
 mk mp4/aac-44100-2ch-itunes.m4a "iTunes tags by mutagen: ©nam ©ART aART ©alb ©day trkn disk ©gen ©wrt ©cmt cpil tmpo ©too cprt, covr (PNG), freeform ----:com.apple.iTunes:iTunSMPB (priming 1024, remainder 956, 44100 valid frames, agreeing with elst) and ----:org.example.fixtures:Mood" \
@@ -596,12 +596,12 @@ mk mp4/aac-44100-2ch-itunes.m4a "iTunes tags by mutagen: ©nam ©ART aART ©alb 
 sine 48000 0.5 6
 mk_ff mp4/aac-48000-6ch.m4a "5.1 AAC-LC (ASC channelConfiguration 6)" "" -c:a aac -movflags +faststart
 sine 16000 1 1
-mk_ff mp4/aac-16000-1ch.3gp "3GP (ftyp 3gp4/3gp5) with AAC-LC mono 16 kHz" "" -c:a aac -b:a 24k -f 3gp
+mk_ff mp4/aac-16000-1ch.3gp "3GP (ftyp major brand 3gp4) with AAC-LC mono 16 kHz" "" -c:a aac -b:a 24k -f 3gp
 sine 44100 1 2
 mk_ff mp4/aac-44100-2ch.mov "QuickTime .mov with AAC: sound description version 1 with a wave box (frma mp4a, mp4a, esds, terminator) and chan" "" -c:a aac
 mk_ff mp4/aac-44100-2ch-frag.mp4 "fragmented MP4 (-movflags frag_keyframe+empty_moov): empty stbl, mvex/trex, one moof (tfhd base-data-offset, tfdt, trun) + mdat, mfra" "" \
     -c:a aac -movflags frag_keyframe+empty_moov
-mk_ff mp4/aac-44100-2ch-frag-default-base-moof.mp4 "fragmented MP4 with +default_base_moof and -frag_duration 250000: several moof/mdat pairs, tfhd default-base-is-moof (no base-data-offset)" "" \
+mk_ff mp4/aac-44100-2ch-frag-default-base-moof.mp4 "fragmented MP4 with +default_base_moof and -frag_duration 250000: several moof/mdat pairs, tfhd flags 0x020038 (default-base-is-moof, no base-data-offset)" "" \
     -c:a aac -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 250000
 mk mp4/aac-44100-2ch-video.mp4 "an audio track and a video track (32x32 testsrc, H.264, 10 frames) interleaved in one mdat; the audio track is the second trak" "" \
     '$FF -f lavfi -i "testsrc=size=32x32:rate=10:duration=1" -filter_complex "$SIG[a]" $BX -map 0:v -map "[a]" -c:v libx264 -preset ultrafast -x264-params bframes=0 -c:a aac -b:a 64k "$OUT"'
@@ -623,7 +623,7 @@ mk_ff mp4/eac3-48000-2ch.mp4 "E-AC-3 in MP4: ec-3 sample entry + dec3 (ETSI TS 1
 # ---- PCM in QuickTime
 sine 8000 0.5 2
 mk_ff mp4/pcm_s16be-8000-2ch.mov "QuickTime sound description version 0, 'twos' (big-endian 16-bit)" "" -c:a pcm_s16be
-mk_ff mp4/pcm_s16le-8000-2ch.mov "version 1 'sowt' (little-endian 16-bit)" "" -c:a pcm_s16le
+mk_ff mp4/pcm_s16le-8000-2ch.mov "version 0 'sowt' (little-endian 16-bit)" "" -c:a pcm_s16le
 noise 8000 0.5 2 41
 mk_ff mp4/pcm_s24le-8000-2ch.mov "version 1 'in24' with a wave box (frma in24, enda 1 = little-endian)" "" -c:a pcm_s24le
 noise 96000 0.05 1 43
