@@ -174,8 +174,14 @@ extension MP4Parser {
     /// Announces the header: format, cookie, layout, counts, bit rate, gapless info, metadata, `dataOffset`
     /// (the first sample's offset; without samples, `mediaStart` or the end of the `moov`).
     mutating func publish(_ context: inout ParseContext, mediaStart: Int64?) throws(AudioStreamError) {
-        guard let entry, let track, let movie else { return }
+        guard var entry, let track, let movie else { return }
         published = true
+        // The entry cannot tell the frames per packet (Opus, USAC, FLAC with a variable block size): every
+        // sample lasting the same in the tables says it.
+        if entry.streamDescription.framesPerPacket == 0, let fpp = constantFrames(), fpp > 0, fpp <= Int64(UInt32.max) {
+            entry.streamDescription.framesPerPacket = UInt32(fpp)
+            self.entry = entry
+        }
         let fallback = mediaStart ?? (movieOffset.map { $0 + Int64(movie.bytes.count) } ?? 0)
         let offset = samples.runs.first?.offset ?? fallback
         dataOffset = offset
@@ -216,7 +222,11 @@ extension MP4Parser {
             let bps = Double(bytes) * 8 * rate / Double(totalFrames)
             if bps.isFinite, bps < 4e9 { values.append(.bitRate(UInt32(bps.rounded()))) }
         }
-        if let info = gaplessInfo(movie: movie, track: track, totalFrames: totalFrames) {
+        // CoreAudio counts what the packets decode to: packets × framesPerPacket when that is constant (ffmpeg
+        // shortens the last AAC sample's stts duration), else the stts sum.
+        let fpp = Int64(entry.streamDescription.framesPerPacket)
+        let decoded = fpp > 0 ? Int64(samples.count) * fpp : totalFrames
+        if let info = gaplessInfo(movie: movie, track: track, totalFrames: decoded) {
             values.append(.packetTableInfo(info))
         }
         if !metadata.isEmpty { values.append(.metadata(metadata)) }

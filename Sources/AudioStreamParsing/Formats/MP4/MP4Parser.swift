@@ -28,9 +28,21 @@
 struct MP4Parser: FormatParser {
     /// Detects an `ftyp` box at the start (the file type from its major brand), or a QuickTime file
     /// without `ftyp` starting with `moov`, `mdat`, `free`, `skip`, `wide` or `pnot`.
+    ///
+    /// Decided on every readable byte (so the answer does not depend on chunking): a first byte of 0x20 or
+    /// more would make the first box 512 MiB or larger, which no `ftyp` is; such files (an old QuickTime file
+    /// starting with a huge `mdat`) are not recognised (docs/formats/mp4.md, "Known gaps"). The type bytes are
+    /// compared as they arrive.
     static let probe = FormatProbe(fileTypes: [.m4a, .m4b, .mpeg4, .threeGP, .threeGP2, .quickTime]) { window, options in
+        if let first = window.peekUInt8(at: 0), first >= 0x20 { return .noMatch }
+        let starts = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].map { Array($0.utf8) }
+        var seen: [UInt8] = []
+        for i in 0..<4 {
+            guard let b = window.peekUInt8(at: 4 + i) else { break }
+            seen.append(b)
+        }
+        if !starts.contains(where: { $0.starts(with: seen) }) { return .noMatch }
         guard let type = window.peekUInt(at: 4, byteCount: 4, bigEndian: true).map({ UInt32($0) }) else {
-            // Decide on the readable bytes: a size field of 0 or ≥ 8 may start a box.
             return .needMoreData(atLeast: 8)
         }
         guard let size = window.peekUInt(at: 0, byteCount: 4, bigEndian: true), size == 1 || size == 0 || size >= 8
