@@ -117,7 +117,10 @@ extension MP4Parser {
         guard let entry, let track else { return Int64(delta) }
         let rate = entry.streamDescription.sampleRate
         if track.timescale == 0 || Double(track.timescale) == rate { return Int64(delta) }
-        return Int64((Double(delta) * rate / Double(track.timescale)).rounded())
+        let f = (Double(delta) * rate / Double(track.timescale)).rounded()
+        // A rate the entry got absurdly wrong must not trap the conversion.
+        guard f.isFinite, f >= 0, f < 1e15 else { return Int64(delta) }
+        return Int64(f)
     }
 
     /// Packet geometry for translations and seeking: arithmetic for contiguous constant-size samples of one
@@ -149,6 +152,34 @@ extension MP4Parser {
         offsets.append(end)
         starts.append(frame)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
+    }
+
+    /// Appends the samples of runs `first...` to a table packet map (fragments: linear in the new samples);
+    /// an arithmetic map is rebuilt (it stays arithmetic only while every sample is alike and back to back).
+    mutating func extendPacketMap(fromRun first: Int) {
+        guard let dataOffset, var offsets = map.packetOffsets, var starts = map.packetFrames,
+            !offsets.isEmpty, !starts.isEmpty
+        else {
+            rebuildPacketMap()
+            return
+        }
+        // Keep a copy-free append: take the arrays out of the map first.
+        map = .unknown
+        var frame = starts.removeLast()
+        var end = offsets.removeLast()
+        for run in samples.runs[first...] {
+            var at = run.offset
+            for k in 0..<run.count {
+                offsets.append(at - dataOffset)
+                starts.append(frame)
+                at += Int64(samples.size(run, k))
+                frame += frames(samples.duration(run, k))
+            }
+            end = at - dataOffset
+        }
+        offsets.append(end)
+        starts.append(frame)
+        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: nil)
     }
 
     /// The frames per sample when every sample has the same duration.
@@ -276,7 +307,7 @@ extension MP4Parser {
             try publish(&context, mediaStart: nil)
         } else {
             if cursor.run == before { cursor.offset = samples.runs[before].offset }
-            rebuildPacketMap()
+            extendPacketMap(fromRun: before)
         }
     }
 }

@@ -63,9 +63,9 @@ extension MP4Parser {
         let start = context.window.position
         var at = first
         while true {
-            if at > bound { return .tooFar(nil) }
+            if at > bound || at + 16 > context.limits.maxBufferedBytes { return .tooFar(nil) }
             guard at + 16 <= context.window.readable || context.window.isFinal else {
-                return .needMoreData(min(at + 16, context.limits.maxBufferedBytes))
+                return .needMoreData(at + 16)
             }
             let header: MP4BoxHeader
             switch MP4BoxHeader.peek(context.window, at: at) {
