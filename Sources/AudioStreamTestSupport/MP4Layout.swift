@@ -5,6 +5,10 @@ package struct MP4Layout {
         package var type: String
         package var offset: Int64
         package var size: Int64
+
+        package init(type: String, offset: Int64, size: Int64) {
+            (self.type, self.offset, self.size) = (type, offset, size)
+        }
     }
 
     package var boxes: [Box] = []

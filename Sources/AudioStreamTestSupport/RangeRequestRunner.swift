@@ -31,7 +31,9 @@ package enum RangeRequestRunner {
                     flags = []
                     if let offset = requested {
                         requested = nil
-                        guard jumps.count < maxJumps, offset >= 0, offset <= Int64(input.count) else { break feeding }
+                        // An offset past the end cannot be fetched: feed on (a forward request is reached by skipping).
+                        guard offset >= 0, offset <= Int64(input.count) else { continue }
+                        guard jumps.count < maxJumps else { break feeding }
                         jumps.append(offset)
                         start = Int(offset)
                         flags = .discontinuity

@@ -60,6 +60,8 @@ public final class AudioStreamParser {
     /// The offset of the last `ParseStep.request`, until the next `.discontinuity` (which then starts there)
     /// or seek.
     private var requestPending: Int64?
+    /// The pending request was at or ahead of the position when it was made (reached by skipping).
+    private var requestIsForward = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -88,10 +90,13 @@ public final class AudioStreamParser {
     public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
         try checkUsable(finishing: false)
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
-            // The caller follows the parser's request: these bytes start at the requested offset.
+            // The caller follows the parser's request: these bytes start at the requested offset. A forward
+            // request the stream already reached by skipping: the bytes up to where the parser is are replayed,
+            // so they are skipped again.
+            let reached = context.window.position
             context.window.reset(at: requested)
             needed = 0
-            skipRemaining = 0
+            skipRemaining = requestIsForward && reached > requested ? reached - requested + skipRemaining : 0
             requestPending = nil
         } else if flags.contains(.discontinuity) && !seekPending {
             let resume = context.window.position + Int64(context.window.pendingRemaining)
@@ -219,6 +224,7 @@ public final class AudioStreamParser {
                 needed = 0
                 requestPending = offset
                 let position = context.window.position
+                requestIsForward = offset >= position
                 if offset >= position {
                     skipRemaining = offset - position
                 } else {

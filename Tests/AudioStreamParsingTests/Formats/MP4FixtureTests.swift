@@ -86,3 +86,50 @@ struct MP4FixtureTests {
         }
     }
 }
+
+/// Seeded byte mutations of the MP4 fixtures' box structure: whatever the damage, the parser ends with a
+/// result or an `AudioStreamError` (never a trap or a hang), the same whole and byte by byte, in all three
+/// moov modes.
+@Suite("MP4 mutations", .timeLimit(.minutes(5)))
+struct MP4MutationTests {
+    @Test(arguments: MP4FixtureTests.fixtures)
+    func mutatedBoxesEndCleanly(_ fixture: Fixture) throws {
+        let original = try fixture.bytes()
+        guard let layout = MP4Layout(original) else { return }
+        // Mutate inside the boxes that are parsed (moov, moof), not the media.
+        var targets = layout.boxes.filter { $0.type == "moov" || $0.type == "moof" || $0.type == "ftyp" }
+        // And the headers of the other top-level boxes (mdat sizes, free, …).
+        targets += layout.boxes.filter { $0.type == "mdat" || $0.type == "free" || $0.type == "wide" }.map {
+            MP4Layout.Box(type: $0.type, offset: $0.offset, size: min($0.size, 16))
+        }
+        guard !targets.isEmpty else { return }
+        var rng = SplitMix64(seed: 0x4D50_3400 &+ UInt64(original.count))
+        let modes = [
+            ParserOptions(), ParserOptions(bufferUnparsedMediaUpTo: 1 << 20),
+            ParserOptions(allowsByteRangeRequests: true),
+        ]
+        for round in 0..<60 {
+            var bytes = original
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let box = targets[Int(rng.next() % UInt64(targets.count))]
+                let at = Int(box.offset) + Int(rng.next() % UInt64(max(1, box.size)))
+                guard at < bytes.count else { continue }
+                switch rng.next() % 3 {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: rng.next())
+                case 1: bytes[at] = 0xFF
+                default: bytes[at] = 0
+                }
+            }
+            let options = modes[round % modes.count]
+            if round % modes.count == 2 {
+                let (whole, _) = RangeRequestRunner.run(bytes, chunking: .whole, options: options)
+                let (chunked, _) = RangeRequestRunner.run(bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
+                #expect(whole == chunked, "\(fixture) round \(round)")
+            } else {
+                let whole = ParseRunner.run(bytes, chunking: .whole, options: options)
+                let chunked = ParseRunner.run(bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
+                #expect(whole == chunked, "\(fixture) round \(round): \(whole.differences(from: chunked))")
+            }
+        }
+    }
+}
