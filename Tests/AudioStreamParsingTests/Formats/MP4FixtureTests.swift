@@ -69,6 +69,22 @@ struct MP4FixtureTests {
         #expect(log.error?.byteOffset == mdat.offset + mdat.size, "\(fixture)")
     }
 
+    /// The audiobook's chapter text track (tref/chap): the titles and times of the ffmetadata input in
+    /// `Fixtures/generate.sh` (Chapter One 0–0.7 s, Two 0.7–1.4 s, Three 1.4–2.0 s), announced as a metadata
+    /// update once the last chapter sample has passed, in every chunking.
+    @Test func chapterTextTrackGivesTheChapters() throws {
+        let fixture = FixtureCatalog.fixture("mp4/aac-22050-1ch-chapters.m4b")
+        let (log, failures) = ChunkingVerifier.verify(try fixture.bytes(), options: ConformanceInput.options(for: fixture))
+        #expect(failures.isEmpty, "\(failures)")
+        guard case .metadata(let m)? = log.lastValues[.infoDictionary] else {
+            Issue.record("no metadata")
+            return
+        }
+        #expect(m.chapters.map(\.title) == ["Chapter One", "Chapter Two", "Chapter Three"])
+        #expect(m.chapters.map(\.startSeconds) == [0, 0.7, 1.4])
+        #expect(m.chapters.map(\.endSeconds) == [0.7, 1.4, 2.0])
+    }
+
     /// The file with a video track lists both tracks; the audiobook lists its chapter text track.
     @Test func trackListsOfTheMultiTrackFixtures() throws {
         for (path, handlers) in [
