@@ -149,7 +149,8 @@ struct InspectOptions: Equatable {
 final class Inspector {
     /// MP4 files whose `moov` follows the media data are read by holding the media back (up to the default
     /// `maxBufferedBytes`), since a pipe cannot be rewound.
-    private let parser = AudioStreamParser(options: ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
+    private let parser = AudioStreamParser(
+        options: ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
     private let options: InspectOptions
     private var packets: [InspectionReport.PacketRun] = []
 

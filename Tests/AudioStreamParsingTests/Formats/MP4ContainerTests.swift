@@ -89,7 +89,9 @@ struct MP4ContainerTests {
         #expect(parser.byteToPacket(target.byteOffset)?.value.packet == 12)
         var offsets: [Int64] = []
         parser.packetsHandler = { batch in
-            for (i, d) in batch.descriptions.enumerated() { offsets.append(batch.fileOffset + d.startOffset + Int64(i * 0)) }
+            for (i, d) in batch.descriptions.enumerated() {
+                offsets.append(batch.fileOffset + d.startOffset + Int64(i * 0))
+            }
         }
         try parser.parse(Array(movie.bytes[Int(target.absoluteOffset)...]), flags: .discontinuity)
         try parser.finish()
@@ -162,7 +164,8 @@ struct MP4ContainerTests {
         let parent = MP4Build.box("udta", MP4Build.u32(100) + MP4Build.code("free"))
         #expect(throws: MP4BoxError.self) {
             _ = try MP4BoxTree.children(
-                parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), diagnostics: &notes)
+                parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), diagnostics: &notes
+            )
         }
     }
 
@@ -198,7 +201,8 @@ struct MP4ContainerTests {
     /// stsc (1, 3), (3, 1) over four chunks: chunks 1–2 hold 3 samples, chunks 3–4 one (ISO/IEC 14496-12
     /// §8.7.4: an entry applies from first_chunk until the next entry's).
     @Test func sampleToChunkRunsExpandPerChunk() throws {
-        let boxes = MP4Build.stsz([10, 11, 12, 13, 14, 15, 16, 17]) + MP4Build.stsc([(1, 3), (3, 1)])
+        let boxes =
+            MP4Build.stsz([10, 11, 12, 13, 14, 15, 16, 17]) + MP4Build.stsc([(1, 3), (3, 1)])
             + MP4Build.co64([1000, 2000, 3000, 4000]) + MP4Build.stts([(8, 1024)])
         let list = try decodeTables(boxes)
         #expect(list.runs.map(\.offset) == [1000, 2000, 3000, 4000])
@@ -252,9 +256,13 @@ struct MP4ContainerTests {
     /// Two trafs in one moof without base_data_offset and without default-base-is-moof: the first's base is the
     /// moof, the second's the end of the first's data (§8.8.7.1).
     @Test func trackFragmentBaseOffsetsFollowTheRules() throws {
-        let trunA = MP4Build.full("trun", flags: 0x201, MP4Build.u32(2) + MP4Build.u32(100) + MP4Build.u32(5) + MP4Build.u32(6))
-        let trafA = MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x8, MP4Build.u32(2) + MP4Build.u32(1024)) + trunA)
-        let trunB = MP4Build.full("trun", flags: 0x300, MP4Build.u32(2) + MP4Build.u32(512) + MP4Build.u32(7) + MP4Build.u32(512) + MP4Build.u32(8))
+        let trunA = MP4Build.full(
+            "trun", flags: 0x201, MP4Build.u32(2) + MP4Build.u32(100) + MP4Build.u32(5) + MP4Build.u32(6))
+        let trafA = MP4Build.box(
+            "traf", MP4Build.full("tfhd", flags: 0x8, MP4Build.u32(2) + MP4Build.u32(1024)) + trunA)
+        let trunB = MP4Build.full(
+            "trun", flags: 0x300,
+            MP4Build.u32(2) + MP4Build.u32(512) + MP4Build.u32(7) + MP4Build.u32(512) + MP4Build.u32(8))
         let trafB = MP4Build.box("traf", MP4Build.full("tfhd", MP4Build.u32(1)) + trunB)
         let moof = MP4Build.box("moof", trafA + trafB)
         var list = MP4SampleList()
@@ -270,7 +278,8 @@ struct MP4ContainerTests {
 
     @Test func trunSampleCountLargerThanTheBoxIsInvalid() {
         let trun = MP4Build.full("trun", flags: 0x200, MP4Build.u32(0x1000_0000) + MP4Build.u32(5))
-        let moof = MP4Build.box("moof", MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1)) + trun))
+        let moof = MP4Build.box(
+            "moof", MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1)) + trun))
         var list = MP4SampleList()
         var notes: [String] = []
         #expect(throws: MP4BoxError.self) {
@@ -282,7 +291,9 @@ struct MP4ContainerTests {
 
     @Test func trunWithOnlyDefaultsIsBoundedByTheTableLimit() {
         let trun = MP4Build.full("trun", MP4Build.u32(0xFFFF_FFFF))
-        let moof = MP4Build.box("moof", MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20010, MP4Build.u32(1) + MP4Build.u32(4)) + trun))
+        let moof = MP4Build.box(
+            "moof",
+            MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20010, MP4Build.u32(1) + MP4Build.u32(4)) + trun))
         var list = MP4SampleList()
         var notes: [String] = []
         do {
@@ -300,15 +311,22 @@ struct MP4ContainerTests {
         let entry = MP4Build.soundEntry(channels: 1, bits: 16, rate: 8000)
         let empty = MP4Build.stts([]) + MP4Build.stsc([]) + MP4Build.stsz(constant: 0, count: 0) + MP4Build.stco([])
         let trak = MP4Build.trak(id: 1, handler: "soun", timescale: 8000, entry: entry, tables: empty)
-        let mvex = MP4Build.box("mvex", MP4Build.full("trex", MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0)))
+        let mvex = MP4Build.box(
+            "mvex",
+            MP4Build.full(
+                "trex", MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0)))
         var file = MP4Build.ftyp("iso5") + MP4Build.box("moov", MP4Build.mvhd(timescale: 1000) + trak + mvex)
         var expected: [(Int64, Int)] = []
         for frames in [5, 3] {
             // moof: tfhd (default-base-is-moof) + trun with data_offset = moof size + 8 (the mdat header).
             func moof(_ dataOffset: UInt32) -> [UInt8] {
-                MP4Build.box("moof", MP4Build.box("traf",
-                    MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
-                    + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))))
+                MP4Build.box(
+                    "moof",
+                    MP4Build.box(
+                        "traf",
+                        MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
+                            + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))
+                    ))
             }
             let size = moof(0).count
             let moofStart = file.count

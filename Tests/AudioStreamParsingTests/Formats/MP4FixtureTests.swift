@@ -74,7 +74,8 @@ struct MP4FixtureTests {
     /// update once the last chapter sample has passed, in every chunking.
     @Test func chapterTextTrackGivesTheChapters() throws {
         let fixture = FixtureCatalog.fixture("mp4/aac-22050-1ch-chapters.m4b")
-        let (log, failures) = ChunkingVerifier.verify(try fixture.bytes(), options: ConformanceInput.options(for: fixture))
+        let (log, failures) = ChunkingVerifier.verify(
+            try fixture.bytes(), options: ConformanceInput.options(for: fixture))
         #expect(failures.isEmpty, "\(failures)")
         guard case .metadata(let m)? = log.lastValues[.infoDictionary] else {
             Issue.record("no metadata")
@@ -139,11 +140,13 @@ struct MP4MutationTests {
             let options = modes[round % modes.count]
             if round % modes.count == 2 {
                 let (whole, _) = RangeRequestRunner.run(bytes, chunking: .whole, options: options)
-                let (chunked, _) = RangeRequestRunner.run(bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
+                let (chunked, _) = RangeRequestRunner.run(
+                    bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
                 #expect(whole == chunked, "\(fixture) round \(round)")
             } else {
                 let whole = ParseRunner.run(bytes, chunking: .whole, options: options)
-                let chunked = ParseRunner.run(bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
+                let chunked = ParseRunner.run(
+                    bytes, chunking: .random(seed: UInt64(round), maxSize: 97), options: options)
                 #expect(whole == chunked, "\(fixture) round \(round): \(whole.differences(from: chunked))")
             }
         }

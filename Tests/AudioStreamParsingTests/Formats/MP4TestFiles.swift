@@ -2,7 +2,9 @@
 /// layout; the field layouts are the ones `MP4SampleTable`, `MP4Movie` and `MP4MovieFragment` document).
 enum MP4Build {
     static func u16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-    static func u32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func u32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     static func u64(_ v: UInt64) -> [UInt8] { u32(UInt32(v >> 32)) + u32(UInt32(v & 0xFFFF_FFFF)) }
     static func code(_ s: String) -> [UInt8] { Array(s.utf8) }
 
@@ -19,15 +21,18 @@ enum MP4Build {
 
     /// A QuickTime sound sample entry, version 0 ('sowt': 16-bit little-endian PCM).
     static func soundEntry(_ type: String = "sowt", channels: UInt16, bits: UInt16, rate: UInt16) -> [UInt8] {
-        box(type, [0, 0, 0, 0, 0, 0] + u16(1) + u16(0) + u16(0) + u32(0) + u16(channels) + u16(bits) + u16(0) + u16(0)
-            + u32(UInt32(rate) << 16))
+        box(
+            type,
+            [0, 0, 0, 0, 0, 0] + u16(1) + u16(0) + u16(0) + u32(0) + u16(channels) + u16(bits) + u16(0) + u16(0)
+                + u32(UInt32(rate) << 16))
     }
 
     /// A track with the given sample table boxes.
     static func trak(
         id: UInt32, handler: String, timescale: UInt32, entry: [UInt8], tables: [UInt8], extra: [UInt8] = []
     ) -> [UInt8] {
-        let tkhd = full("tkhd", flags: 7, u32(0) + u32(0) + u32(id) + u32(0) + u32(0) + [UInt8](repeating: 0, count: 60))
+        let tkhd = full(
+            "tkhd", flags: 7, u32(0) + u32(0) + u32(id) + u32(0) + u32(0) + [UInt8](repeating: 0, count: 60))
         let mdhd = full("mdhd", u32(0) + u32(0) + u32(timescale) + u32(0) + u16(0x55C4) + u16(0))
         let hdlr = full("hdlr", u32(0) + code(handler) + [UInt8](repeating: 0, count: 12) + [0])
         let stsd = full("stsd", u32(1) + entry)
@@ -46,8 +51,12 @@ enum MP4Build {
     static func stsz(_ sizes: [UInt32]) -> [UInt8] {
         full("stsz", u32(0) + u32(UInt32(sizes.count)) + sizes.flatMap { u32($0) })
     }
-    static func stco(_ offsets: [UInt32]) -> [UInt8] { full("stco", u32(UInt32(offsets.count)) + offsets.flatMap { u32($0) }) }
-    static func co64(_ offsets: [UInt64]) -> [UInt8] { full("co64", u32(UInt32(offsets.count)) + offsets.flatMap { u64($0) }) }
+    static func stco(_ offsets: [UInt32]) -> [UInt8] {
+        full("stco", u32(UInt32(offsets.count)) + offsets.flatMap { u32($0) })
+    }
+    static func co64(_ offsets: [UInt64]) -> [UInt8] {
+        full("co64", u32(UInt32(offsets.count)) + offsets.flatMap { u64($0) })
+    }
 
     static func mvhd(timescale: UInt32) -> [UInt8] {
         full("mvhd", u32(0) + u32(0) + u32(timescale) + u32(0) + [UInt8](repeating: 0, count: 80))
@@ -74,10 +83,14 @@ struct InterleavedMovie {
         let ftyp = MP4Build.ftyp(brand)
         func moov(_ base: Int64) -> [UInt8] {
             // mdat payload starts at base: audio 20 bytes, video 12, audio 12, video 9.
-            let a0 = UInt32(base), v0 = UInt32(base + 20), a1 = UInt32(base + 32), v1 = UInt32(base + 44)
+            let a0 = UInt32(base)
+            let v0 = UInt32(base + 20)
+            let a1 = UInt32(base + 32)
+            let v1 = UInt32(base + 44)
             let audio = MP4Build.trak(
                 id: 1, handler: "soun", timescale: 8000, entry: MP4Build.soundEntry(channels: 1, bits: 16, rate: 8000),
-                tables: MP4Build.stts([(16, 1)]) + MP4Build.stsc([(1, 10), (2, 6)]) + MP4Build.stsz(constant: 2, count: 16)
+                tables: MP4Build.stts([(16, 1)]) + MP4Build.stsc([(1, 10), (2, 6)])
+                    + MP4Build.stsz(constant: 2, count: 16)
                     + MP4Build.stco([a0, a1]))
             let video = MP4Build.trak(
                 id: 2, handler: "vide", timescale: 10, entry: MP4Build.box("mp4v", [UInt8](repeating: 0, count: 78)),

@@ -57,11 +57,15 @@ enum MP4MovieFragment {
             var defaultDuration = trackExtends?.defaultDuration ?? 0
             var defaultSize = trackExtends?.defaultSize ?? 0
             if flags & 0x8 != 0 {
-                guard let d = r.u32() else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short") }
+                guard let d = r.u32() else {
+                    throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short")
+                }
                 defaultDuration = d
             }
             if flags & 0x10 != 0 {
-                guard let s = r.u32() else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short") }
+                guard let s = r.u32() else {
+                    throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short")
+                }
                 defaultSize = s
             }
             var dataEnd = base
@@ -88,7 +92,8 @@ enum MP4MovieFragment {
                     guard count <= r.remaining / (4 * fields) else {
                         throw MP4BoxError(
                             code: .invalidFile,
-                            reason: "mp4 (trun): \(count) samples declared, the box holds \(r.remaining / (4 * fields))")
+                            reason: "mp4 (trun): \(count) samples declared, the box holds \(r.remaining / (4 * fields))"
+                        )
                     }
                 }
                 if isOurs && list.count + count > limits.maxPacketTableEntries {
@@ -116,7 +121,9 @@ enum MP4MovieFragment {
                     }
                 }
                 let (end, o) = start.addingReportingOverflow(bytesInRun)
-                guard !o else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (trun): samples run past any offset") }
+                guard !o else {
+                    throw MP4BoxError(code: .invalidFile, reason: "mp4 (trun): samples run past any offset")
+                }
                 dataEnd = end
                 if isOurs && count > 0 {
                     list.runs.append(

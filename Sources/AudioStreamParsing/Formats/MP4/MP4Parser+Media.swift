@@ -77,7 +77,8 @@ extension MP4Parser {
         }
         guard n <= context.window.readable else { return .needMoreData(atLeast: n) }
         let f = frames(samples.duration(run, cursor.k))
-        let variable: UInt32 = format.framesPerPacket != 0 && f == Int64(format.framesPerPacket) ? 0 : UInt32(clamping: f)
+        let variable: UInt32 =
+            format.framesPerPacket != 0 && f == Int64(format.framesPerPacket) ? 0 : UInt32(clamping: f)
         context.emitPacket(size: n, variableFrames: variable, frames: f)
         advanceAudio(by: 1)
         return .continue
@@ -115,12 +116,15 @@ extension MP4Parser {
                 if runEnd > position, s > 0 {
                     let k = Int((position - at + Int64(s) - 1) / Int64(s))
                     if k < run.count {
-                        return SampleCursor(run: i, k: k, offset: at + Int64(k) * Int64(s), packet: runPackets[i] + Int64(k))
+                        return SampleCursor(
+                            run: i, k: k, offset: at + Int64(k) * Int64(s), packet: runPackets[i] + Int64(k))
                     }
                 }
             } else {
                 for k in 0..<run.count {
-                    if at >= position { return SampleCursor(run: i, k: k, offset: at, packet: runPackets[i] + Int64(k)) }
+                    if at >= position {
+                        return SampleCursor(run: i, k: k, offset: at, packet: runPackets[i] + Int64(k))
+                    }
                     at += Int64(samples.size(run, k))
                 }
             }
@@ -207,7 +211,8 @@ extension MP4Parser {
         for i in 0..<chapters.samples.count {
             guard let title = chapters.titles[i] else { continue }
             let end = i + 1 < starts.count ? starts[i + 1] : total
-            list.append(AudioMetadata.Chapter(title: title, startSeconds: Double(starts[i]) / ts, endSeconds: Double(end) / ts))
+            list.append(
+                AudioMetadata.Chapter(title: title, startSeconds: Double(starts[i]) / ts, endSeconds: Double(end) / ts))
         }
         guard list != metadata.chapters else { return }
         metadata.chapters = list

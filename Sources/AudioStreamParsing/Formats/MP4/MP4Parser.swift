@@ -33,7 +33,8 @@ struct MP4Parser: FormatParser {
     /// more would make the first box 512 MiB or larger, which no `ftyp` is; such files (an old QuickTime file
     /// starting with a huge `mdat`) are not recognised (docs/formats/mp4.md, "Known gaps"). The type bytes are
     /// compared as they arrive.
-    static let probe = FormatProbe(fileTypes: [.m4a, .m4b, .mpeg4, .threeGP, .threeGP2, .quickTime]) { window, options in
+    static let probe = FormatProbe(fileTypes: [.m4a, .m4b, .mpeg4, .threeGP, .threeGP2, .quickTime]) {
+        window, options in
         if let first = window.peekUInt8(at: 0), first >= 0x20 { return .noMatch }
         let starts = ["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot"].map { Array($0.utf8) }
         var seen: [UInt8] = []
@@ -53,8 +54,10 @@ struct MP4Parser: FormatParser {
             }
             return .match(fileType(majorBrand: UInt32(brand)), MP4Parser(options: options))
         }
-        let quickTimeStarts = [MP4BoxType.moov, MP4BoxType.mdat, MP4BoxType.wide, MP4BoxType.free, MP4BoxType.skip,
-            MP4BoxType.pnot]
+        let quickTimeStarts = [
+            MP4BoxType.moov, MP4BoxType.mdat, MP4BoxType.wide, MP4BoxType.free, MP4BoxType.skip,
+            MP4BoxType.pnot,
+        ]
         if quickTimeStarts.contains(type) { return .match(.quickTime, MP4Parser(options: options)) }
         return .noMatch
     }
@@ -246,7 +249,8 @@ struct MP4Parser: FormatParser {
             MP4BoxType.styp, MP4BoxType.pdin, MP4BoxType.uuid, MP4BoxType.pnot, MP4BoxType.meta:
             return skipBox(&context, header)
         default:
-            context.diagnose("mp4: unknown box '\(header.name)' (\(header.size.map { "\($0)" } ?? "to the end") bytes) skipped")
+            context.diagnose(
+                "mp4: unknown box '\(header.name)' (\(header.size.map { "\($0)" } ?? "to the end") bytes) skipped")
             return skipBox(&context, header)
         }
     }
@@ -268,7 +272,8 @@ struct MP4Parser: FormatParser {
         _ context: inout ParseContext, _ header: MP4BoxHeader, limit: Int
     ) throws(AudioStreamError) -> [UInt8]? {
         guard let size = header.size else {
-            throw context.error(.invalidFile, "mp4 (\(header.name)): size 0 (to the end of the file) is only read for mdat")
+            throw context.error(
+                .invalidFile, "mp4 (\(header.name)): size 0 (to the end of the file) is only read for mdat")
         }
         guard size <= Int64(limit) else {
             throw context.error(

@@ -187,8 +187,10 @@ enum MP4SampleTable {
         // File order: a stable sort by offset (writers put a track's chunks in ascending order already).
         if zip(list.runs, list.runs.dropFirst()).contains(where: { $0.offset > $1.offset }) {
             diagnostics.append("mp4 (stco): chunks are not in file order; packets are numbered in file order")
-            list.runs = list.runs.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
-                .map(\.element)
+            list.runs = list.runs.enumerated().sorted {
+                ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
+            }
+            .map(\.element)
         }
         return list
     }
