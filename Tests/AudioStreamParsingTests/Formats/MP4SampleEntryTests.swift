@@ -172,6 +172,29 @@ struct MP4SampleEntryTests {
         #expect(entry.streamDescription.bytesPerPacket == 1)
     }
 
+    /// QuickTime version 0 PCM entries without a fixture, 2 channels at 22050 Hz, sample size field
+    /// `bits` (QuickTime File Format, "Sound sample description", audio data formats; CoreAudio's
+    /// FillOutASBDForLPCM flags: float 0x1, big-endian 0x2, signed 0x4, packed 0x8).
+    @Test(arguments: [
+        ("raw ", 8, UInt32(0x8), 2), ("twos", 8, 0xC, 2), ("NONE", 16, 0xE, 4), ("in32", 32, 0xE, 8),
+        ("fl32", 32, 0xB, 8), ("fl64", 64, 0xB, 16), ("alaw", 16, 0, 2),
+    ])
+    func quickTimePCMWithoutFixtures(
+        _ type: String, _ bits: UInt8, _ flags: UInt32, _ bytesPerFrame: UInt32
+    ) throws {
+        let fixed: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+            + [0, 2, 0, bits, 0, 0, 0, 0, 0x56, 0x22, 0, 0]
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.box(type, fixed)[...], isQuickTime: true, limits: ParserLimits())
+        let format = entry.streamDescription
+        #expect(format.formatFlags == flags)
+        #expect(format.bytesPerFrame == bytesPerFrame)
+        #expect(format.bytesPerPacket == bytesPerFrame)
+        #expect(format.sampleRate == 22050)
+        #expect(format.formatID == (type == "alaw" ? .aLaw : .linearPCM))
+        #expect(entry.channelLayout == ChannelLayout(tag: ChannelLayout.Tag.stereo))
+    }
+
     // MARK: Explicit SBR and PS (hand-built AudioSpecificConfigs, ISO/IEC 14496-3 §1.6.2.1)
 
     /// An `mp4a` entry (ISO version 0) with an esds around `asc`, descriptor sizes in the 1-byte form.
@@ -222,6 +245,34 @@ struct MP4SampleEntryTests {
         #expect(entry.channelLayout == ChannelLayout(tag: ChannelLayout.Tag.stereo))
     }
 
+    /// Backward-compatible signalling (§1.6.5.2): AAC-LC 24000 Hz, then syncExtensionType 0x2B7,
+    /// extensionAudioObjectType 5, sbrPresentFlag 1, extension index 3 (48000):
+    /// 00010 0110 0010 000 01010110111 00101 1 0011 (+2 pad bits) → 13 10 56 E5 98.
+    @Test func backwardCompatibleSBR() throws {
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.mp4aEntry(asc: [0x13, 0x10, 0x56, 0xE5, 0x98])[...], isQuickTime: false, limits: ParserLimits())
+        #expect(entry.formatList.map(\.streamDescription.formatID) == [.mpeg4AAC_HE, .mpeg4AAC])
+        #expect(entry.formatList.map(\.streamDescription.sampleRate) == [48000, 24000])
+        #expect(entry.streamDescription.framesPerPacket == 2048)
+    }
+
+    /// The same in mono with 0x548 and psPresentFlag 1 after it:
+    /// 00010 0110 0001 000 01010110111 00101 1 0011 10101001000 1 (+7) → 13 08 56 E5 9D 48 80.
+    @Test func backwardCompatibleSBRAndPS() throws {
+        let entry = try MP4AudioSampleEntry.decode(
+            Self.mp4aEntry(asc: [0x13, 0x08, 0x56, 0xE5, 0x9D, 0x48, 0x80], channels: 1)[...], isQuickTime: false,
+            limits: ParserLimits())
+        #expect(entry.formatList.map(\.streamDescription.formatID) == [.mpeg4AAC_HE_V2, .mpeg4AAC_HE, .mpeg4AAC])
+        #expect(entry.formatList.map(\.streamDescription.channelsPerFrame) == [2, 1, 1])
+    }
+
+    /// ffmpeg's encoder writes the 0x2B7 extension with sbrPresentFlag 0 (extradata 12 10 56 E5 00):
+    /// explicitly no SBR, one AAC-LC layer (checked on every AAC fixture by aacCookieIsTheESDescriptor).
+    @Test func sbrPresentFlagZeroMeansPlainAAC() {
+        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10, 0x56, 0xE5, 0x00]) == nil)
+        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10]) == nil)
+    }
+
     // MARK: Malformed entries
 
     @Test func malformedEntriesThrowTheDocumentedCodes() {
@@ -248,6 +299,14 @@ struct MP4SampleEntryTests {
         zeroChannels[25] = 0
         #expect(code(zeroChannels) == .invalidFile)
         #expect(code(Self.mp4aEntry(asc: [0x42, 0x10])) == .unsupportedDataFormat)  // AOT 8 (CELP)
+        // QuickTime version 2 lpcm with 0xFFFFFFFF channels: refused before any frame-size arithmetic.
+        let v2: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 16, 0xFF, 0xFE, 0, 0, 0, 1, 0, 0]
+            + [0, 0, 0, 72] + [0x40, 0xE5, 0x88, 0x80, 0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + [0x7F, 0, 0, 0]
+            + [0, 0, 0, 16] + [0, 0, 0, 0x0C] + [0, 0, 0, 4] + [0, 0, 0, 1]
+        #expect(code(Self.box("lpcm", v2), quickTime: true) == .limitExceeded)
+        var sane = v2
+        sane.replaceSubrange(40..<44, with: [0, 0, 0, 2])  // 2 channels of 16-bit little-endian (flags 0x0C)
+        #expect(code(Self.box("lpcm", sane), quickTime: true) == nil)
     }
 
     /// Every prefix and every single-byte change of every fixture's entry decodes or throws; none traps.

@@ -13,8 +13,9 @@
 /// adds layers, highest first as Apple lists them in `kAudioFilePropertyFormatList`:
 /// SBR: `aach` (extension rate, 2048 frames, flags 5), then the core `aac `.
 /// PS: `aacp` (extension rate, 2 channels, 2048 frames, flags 29), `aach` (core channels), then the core.
-/// The data format is the first (highest) layer. Backward-compatible signalling (the 0x2B7 sync
-/// extension after GASpecificConfig) and implicit SBR are not detected (docs/formats/mp4.md).
+/// Backward-compatible signalling (the 0x2B7 sync extension after GASpecificConfig,
+/// `backwardCompatibleExtension(_:)`) gives the same layers. The data format is the first (highest)
+/// layer. Implicit SBR (found only by decoding) is not detected (docs/formats/mp4.md).
 extension AudioSpecificConfig {
     /// The layers, highest first (one item when SBR/PS is not signalled explicitly).
     ///
@@ -70,5 +71,48 @@ extension AudioSpecificConfig {
         StreamDescription(
             sampleRate: rate, formatID: format, formatFlags: flags, bytesPerPacket: 0, framesPerPacket: frames,
             bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+    }
+}
+
+extension AudioSpecificConfig {
+    /// Backward-compatible explicit SBR/PS signalling (ISO/IEC 14496-3 §1.6.5.2, §1.6.2.1 Table 1.15):
+    /// after the core's specific configuration, `syncExtensionType` 0x2B7, `extensionAudioObjectType`
+    /// 5, `sbrPresentFlag`, `extensionSamplingFrequencyIndex` (+24 bits when 15), then optionally
+    /// `syncExtensionType` 0x548 and `psPresentFlag`.
+    ///
+    /// Read for the GA object types 1–4 and 17 (the ones HE-AAC extends), with or without a
+    /// program_config_element. Decoders that ignore the extension play the core (AAC-LC).
+    ///
+    /// - Returns: the SBR output rate and whether PS is present, or `nil` when no SBR is signalled
+    ///   this way (or the configuration is explicit-hierarchical, which `init(bytes:)` reads).
+    static func backwardCompatibleExtension(_ bytes: [UInt8]) -> (sbrSamplingFrequency: Int, ps: Bool)? {
+        var reader = AACBitReader(bytes)
+        func frequency() -> Int? {
+            guard let index = reader.read(4) else { return nil }
+            if index == 15 { return reader.read(24).map { Int($0) } }
+            guard Int(index) < ADTSHeader.samplingFrequencies.count else { return nil }
+            return ADTSHeader.samplingFrequencies[Int(index)]
+        }
+        guard let type = reader.read(5), [1, 2, 3, 4, 17].contains(type), frequency() != nil,
+            let configuration = reader.read(4)
+        else { return nil }
+        // GASpecificConfig (§4.4.1 Table 4.1): frameLengthFlag, dependsOnCoreCoder [+14], extensionFlag.
+        guard reader.skip(1), let dependsOnCore = reader.readFlag() else { return nil }
+        if dependsOnCore { guard reader.skip(14) else { return nil } }
+        guard let extensionFlag = reader.readFlag() else { return nil }
+        if configuration == 0 { guard ProgramConfigElement.read(&reader) != nil else { return nil } }
+        if extensionFlag {
+            // Object type 17: aacSectionDataResilienceFlag, aacScalefactorDataResilienceFlag,
+            // aacSpectralDataResilienceFlag; then extensionFlag3.
+            if type == 17 { guard reader.skip(3) else { return nil } }
+            guard reader.skip(1) else { return nil }
+        }
+        if type == 17 { guard reader.skip(2) else { return nil } }  // epConfig
+        guard reader.remainingBits >= 16, reader.read(11) == 0x2B7, reader.read(5) == 5,
+            reader.readFlag() == true, let sbrFrequency = frequency()
+        else { return nil }
+        var ps = false
+        if reader.remainingBits >= 12, reader.read(11) == 0x548 { ps = reader.readFlag() == true }
+        return (sbrFrequency, ps)
     }
 }

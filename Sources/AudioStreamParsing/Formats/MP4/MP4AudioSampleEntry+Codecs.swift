@@ -129,6 +129,11 @@ struct EntryDecoder {
             asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
         }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
+        if asc.extensionAudioObjectType == nil, let ext = AudioSpecificConfig.backwardCompatibleExtension(info) {
+            asc.extensionAudioObjectType = 5
+            asc.extensionSamplingFrequency = ext.sbrSamplingFrequency
+            asc.psPresent = ext.ps
+        }
         let layers = try asc.formatListLayers()
         let top = layers[0]
         let layout = top.channelLayoutTag != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
@@ -225,6 +230,12 @@ struct EntryDecoder {
     func pcm(_ format: UInt32) throws(MP4BoxError) -> MP4AudioSampleEntry {
         let rate = try sampleRate()
         let channels = try channels()
+        // Safe: at most 8 bytes per sample; a count whose frame would not fit 32 bits is refused here,
+        // before StreamDescription.linearPCM multiplies (version 2 carries a 32-bit channel count).
+        guard Int(channels) * 8 <= min(limits.maxPacketBytes, Int(UInt32.max)) else {
+            throw MP4BoxError(
+                code: .limitExceeded, reason: "mp4 (\(entryName)): \(channels) channels exceed maxPacketBytes")
+        }
         var littleEndian = false
         if let enda = child(MP4Code.enda), let first = enda.body.first, enda.body.count >= 2 {
             littleEndian = enda.body[enda.body.startIndex + 1] & 1 == 1 || first & 1 == 1
