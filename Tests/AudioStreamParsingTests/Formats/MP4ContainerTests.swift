@@ -141,6 +141,16 @@ struct MP4ContainerTests {
         #expect(log.packets.map { ($0.offset, $0.size) }.elementsEqual(movie.audioPackets, by: ==))
     }
 
+    @Test func heldMediaBeyondTheBoundFallsBackToRangeRequests() {
+        let movie = InterleavedMovie(movieLast: true)
+        let options = ParserOptions(allowsByteRangeRequests: true, bufferUnparsedMediaUpTo: 16)
+        let (log, jumps, failures) = RangeRequestRunner.verify(movie.bytes, options: options)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(log.error == nil, "\(String(describing: log.error))")
+        #expect(jumps == [movie.mdatStart])
+        #expect(log.packets.map { ($0.offset, $0.size) }.elementsEqual(movie.audioPackets, by: ==))
+    }
+
     @Test func aCallerThatDoesNotGoBackGetsNotOptimized() {
         let movie = InterleavedMovie(movieLast: true)
         let log = ParseRunner.run(movie.bytes, chunking: .whole, options: ParserOptions(allowsByteRangeRequests: true))
