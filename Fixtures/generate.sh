@@ -700,6 +700,13 @@ mk_ff mp4/pcm_f32le-96000-1ch.mov "version 2 'lpcm' (rate above 65535: 64-bit fl
 sine 8000 0.5 1
 mk_ff mp4/pcm_mulaw-8000-1ch.mov "'ulaw' sound description version 0" "" -c:a pcm_mulaw
 
+# ========================================================== malformed mp4
+# The malformed MP4 inputs (mp4-*) derive from the MP4 fixtures above, which do not exist yet when the
+# malformed section runs: make_malformed.py skips them there and makes the whole corpus again here (the
+# other files come out byte-identical; manifest.json gains the mp4-* rows).
+python3 tools/make_malformed.py --fixtures . --out malformed \
+    --extra "caf-ffmpeg-flac-no-pakt.caf|ffmpeg 5.1 direct output (see README)|FLAC in CAF without kuki and without pakt; desc framesPerPacket 0 and bytesPerPacket 0|whole file: desc, chan, data; no kuki/pakt"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -28,30 +28,7 @@ enum ConformanceInput {
             .unsupportedDataFormat,
             "docs/formats/wave.md, Known gaps: MPEG audio in WAVE (0x55) is fmt? until the MPEG parser exists"
         )
-    ].merging(mp4AwaitingParser) { listed, _ in listed }
-
-    /// TEMPORARY (branch `mp4meta`; the lead removes this at merge): the MP4 fixtures exist before the MP4
-    /// container parser, which is on branch `mp4`. Until then most are `typ?`; three are taken for another
-    /// format by content detection (MPEG audio syncs in the MP3 payload and in 16-bit PCM), so any result.
-    static let mp4AwaitingParser: [String: (code: AudioStreamError.Code?, why: String)] = {
-        let misdetected: Set<String> = [
-            "mp4/mp3-44100-2ch.mp4", "mp4/pcm_s16be-8000-2ch.mov", "mp4/pcm_s16le-8000-2ch.mov",
-        ]
-        let files = [
-            "mp4/aac-16000-1ch.3gp", "mp4/aac-22050-1ch-chapters.m4b", "mp4/aac-44100-2ch-faststart.m4a",
-            "mp4/aac-44100-2ch-frag-default-base-moof.mp4", "mp4/aac-44100-2ch-frag.mp4",
-            "mp4/aac-44100-2ch-itunes.m4a", "mp4/aac-44100-2ch-moov-end.m4a", "mp4/aac-44100-2ch-video.mp4",
-            "mp4/aac-44100-2ch.mov", "mp4/aac-48000-6ch.m4a", "mp4/ac3-48000-2ch.mp4", "mp4/alac-44100-2ch.m4a",
-            "mp4/eac3-48000-2ch.mp4", "mp4/flac-44100-2ch.mp4", "mp4/opus-48000-2ch.mp4",
-            "mp4/pcm_f32le-96000-1ch.mov", "mp4/pcm_mulaw-8000-1ch.mov", "mp4/pcm_s24le-8000-2ch.mov",
-        ]
-        var gaps: [String: (code: AudioStreamError.Code?, why: String)] = [:]
-        for path in files { gaps[path] = (.unsupportedFileType, "MP4 parser on branch mp4") }
-        for path in misdetected {
-            gaps[path] = (nil, "MP4 parser on branch mp4 (detected as another format until then)")
-        }
-        return gaps
-    }()
+    ]
 
     /// Tags ffprobe shows that a parser documents it does not read yet: the comparison asserts they are
     /// still missing (and fails with "now read" when support lands, so the entry gets removed).
@@ -84,6 +61,16 @@ enum ConformanceInput {
                 + "ffprobe misreads it"
         ),
     ]
+
+    /// The options the conformance, chunking, order and seek tests parse a fixture with. MP4 files whose `moov`
+    /// follows the `mdat` (ffmpeg's default) cannot be parsed as a pure stream with the defaults (`optm`, as
+    /// Apple's parser: docs/formats/mp4.md); they are parsed with `bufferUnparsedMediaUpTo` (the media held
+    /// until the `moov` arrives). `MP4FixtureTests` checks the default `optm` and the range-request mode on
+    /// the same files.
+    static func options(for fixture: Fixture) -> ParserOptions {
+        guard fixture.folder == "mp4" else { return ParserOptions() }
+        return ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes)
+    }
 
     /// The documented gap for a fixture, if any.
     static func knownGap(_ fixture: Fixture) -> (code: AudioStreamError.Code?, why: String)? {

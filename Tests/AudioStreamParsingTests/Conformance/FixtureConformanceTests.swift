@@ -48,7 +48,7 @@ struct FixtureConformanceTests {
         }
         let input = try ConformanceInput.input(for: fixture)
         var expected = try Self.expectation(for: fixture).shifted(by: input.shift)
-        let log = ParseRunner.run(input.bytes, chunking: .whole)
+        let log = ParseRunner.run(input.bytes, chunking: .whole, options: ConformanceInput.options(for: fixture))
         if let why = ConformanceInput.knownMissingTags[fixture.path] {
             var info: [String: String] = [:]
             if case .metadata(let m)? = log.lastValues[.infoDictionary] { info = m.info }
@@ -120,7 +120,7 @@ struct FixtureConformanceTests {
     @Test(arguments: FixtureCatalog.all)
     func sameEventsInEveryChunking(_ fixture: Fixture) throws {
         let input = try ConformanceInput.input(for: fixture).bytes
-        let (reference, failures) = ChunkingVerifier.verify(input)
+        let (reference, failures) = ChunkingVerifier.verify(input, options: ConformanceInput.options(for: fixture))
         if let gap = ConformanceInput.knownGap(fixture) {
             guard gap.code != nil else { return }
             #expect(reference.error?.code == gap.code, "\(fixture): \(String(describing: reference.error))")
@@ -149,7 +149,8 @@ struct FixtureConformanceTests {
         if ConformanceInput.knownGap(fixture) != nil { return }
         let input = try ConformanceInput.input(for: fixture).bytes
         // The whole-file run only: `sameEventsInEveryChunking` proves every other chunking announces the same.
-        for problem in Self.orderProblems(ParseRunner.run(input, chunking: .whole)) {
+        let options = ConformanceInput.options(for: fixture)
+        for problem in Self.orderProblems(ParseRunner.run(input, chunking: .whole, options: options)) {
             Issue.record("\(fixture): \(problem)")
         }
     }
