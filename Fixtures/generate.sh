@@ -643,6 +643,69 @@ python3 tools/make_malformed_flac.py "$T/mf.flac" malformed
 printf '%s\t%s\t%s\t%s\t%s\n' "malformed/flac-*" "python3 tools/make_malformed_flac.py \$T/mf.flac malformed" "sine 440 Hz, 8000 Hz, 0.12 s, 1 ch" \
     "FLAC header/footer CRC damage, truncation, short STREAMINFO, huge block length, false syncs: one line per file in malformed/manifest.json" \
     "derived from a flac -8 --blocksize 192 file; no ffprobe oracle" >> "$PROV"
+# ======================================================================== MP4
+# ISO base media (MP4/M4A/M4B/3GP) and QuickTime (.mov) files written by ffmpeg's
+# mov/mp4/ipod/3gp muxers; iTunes tags and cover art added by mutagen. This section
+# manages mp4/ itself. Extra variables in the recorded commands:
+#   $MP4TAG  /usr/bin/python3 tools/tag_mp4.py (Debian's python3-mutagen)
+#   $COVER   as in the tags section: a 100-byte 16x16 PNG in $T/cover.png
+mkdir -p mp4
+find mp4 -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(mp4)
+MP4TAG="/usr/bin/python3 tools/tag_mp4.py"
+COVER='$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png"'
+# ---- AAC
+sine 44100 1 2
+mk_ff mp4/aac-44100-2ch-faststart.m4a "AAC-LC in M4A with moov before mdat (+faststart): mp4a + esds (ES_Descriptor, ASC 0x1210), edts/elst media_time 1024 (priming), stts/stsc/stsz/stco" "" \
+    -c:a aac -movflags +faststart
+mk_ff mp4/aac-44100-2ch-moov-end.m4a "the same AAC-LC M4A with moov after mdat (ffmpeg's default): the streaming case Apple reports as optm" "" -c:a aac
+mk mp4/aac-44100-2ch-itunes.m4a "iTunes tags by mutagen: ©nam ©ART aART ©alb ©day trkn disk ©gen ©wrt ©cmt cpil tmpo ©too cprt, covr (PNG), freeform ----:com.apple.iTunes:iTunSMPB (priming 1024, remainder 956, 44100 valid frames, agreeing with elst) and ----:org.example.fixtures:Mood" \
+    "mutagen rewrites udta/meta/ilst and updates stco; ffprobe shows most tags (not covr data)" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -movflags +faststart "$T/it.m4a" && '"$COVER"' && cp "$T/it.m4a" "$OUT" && $MP4TAG itunes "$OUT" "$T/cover.png" " 00000000 00000400 000003BC 000000000000AC44 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000"'
+sine 48000 0.5 6
+mk_ff mp4/aac-48000-6ch.m4a "5.1 AAC-LC (ASC channelConfiguration 6)" "" -c:a aac -movflags +faststart
+sine 16000 1 1
+mk_ff mp4/aac-16000-1ch.3gp "3GP (ftyp major brand 3gp4) with AAC-LC mono 16 kHz" "" -c:a aac -b:a 24k -f 3gp
+sine 44100 1 2
+mk_ff mp4/aac-44100-2ch.mov "QuickTime .mov with AAC: sound description version 1 with a wave box (frma mp4a, mp4a, esds, terminator) and chan" "" -c:a aac
+mk_ff mp4/aac-44100-2ch-frag.mp4 "fragmented MP4 (-movflags frag_keyframe+empty_moov): empty stbl, mvex/trex, one moof (tfhd base-data-offset, tfdt, trun) + mdat, mfra" "" \
+    -c:a aac -movflags frag_keyframe+empty_moov
+mk_ff mp4/aac-44100-2ch-frag-default-base-moof.mp4 "fragmented MP4 with +default_base_moof and -frag_duration 250000: several moof/mdat pairs, tfhd flags 0x020038 (default-base-is-moof, no base-data-offset)" "" \
+    -c:a aac -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 250000
+mk mp4/aac-44100-2ch-video.mp4 "an audio track and a video track (32x32 testsrc, H.264, 10 frames) interleaved in one mdat; the audio track is the second trak" "" \
+    '$FF -f lavfi -i "testsrc=size=32x32:rate=10:duration=1" -filter_complex "$SIG[a]" $BX -map 0:v -map "[a]" -c:v libx264 -preset ultrafast -x264-params bframes=0 -c:a aac -b:a 64k "$OUT"'
+# ---- chapters (ffmetadata chapters → chpl + QuickTime chapter text track)
+sine 22050 2 1
+mk mp4/aac-22050-1ch-chapters.m4b "audiobook (.m4b, ipod muxer): three chapters as Nero chpl (version 1) in moov/udta and as a QuickTime chapter text track (tref/chap, 'text' samples: 2-byte length, title, encd atom)" "ffprobe -show_chapters lists them; no \$BX here: its -map_metadata -1 also drops the chapter titles and the chapter track" \
+    'printf ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=700\ntitle=Chapter One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=700\nEND=1400\ntitle=Chapter Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1400\nEND=2000\ntitle=Chapter Three\n" > "$T/chapters.txt" && $FF -filter_complex "$SIG" -i "$T/chapters.txt" -fflags +bitexact -flags +bitexact -map_metadata 0 -map_chapters 0 -c:a aac -metadata title="Book Title" -metadata artist="Book Author" "$OUT"'
+# ---- other codecs
+sine 44100 1 2
+mk_ff mp4/alac-44100-2ch.m4a "ALAC in M4A: alac sample entry holding a 36-byte 'alac' full box (ALACSpecificConfig), 4096 frames per packet" "" -c:a alac
+mk_ff mp4/mp3-44100-2ch.mp4 "MP3 in MP4: mp4a sample entry with esds objectTypeIndication 0x6B (MPEG-1 audio), no DecoderSpecificInfo" "" -c:a libmp3lame -b:a 64k
+sine 48000 1 2
+mk_ff mp4/opus-48000-2ch.mp4 "Opus in MP4: Opus sample entry + dOps (version 0, pre-skip 312, input rate 48000, mapping family 0)" "" -c:a libopus -b:a 32k
+sine 44100 1 2
+mk_ff mp4/flac-44100-2ch.mp4 "FLAC in MP4: fLaC sample entry + dfLa (STREAMINFO, last-metadata-block flag set)" "ffmpeg 5.1 needs -strict -2" -c:a flac -strict -2
+sine 48000 0.5 2
+mk_ff mp4/ac3-48000-2ch.mp4 "AC-3 in MP4: ac-3 sample entry + dac3 (ETSI TS 102 366 F.4)" "" -c:a ac3 -b:a 96k
+mk_ff mp4/eac3-48000-2ch.mp4 "E-AC-3 in MP4: ec-3 sample entry + dec3 (ETSI TS 102 366 F.6)" "" -c:a eac3 -b:a 96k
+# ---- PCM in QuickTime
+sine 8000 0.5 2
+mk_ff mp4/pcm_s16be-8000-2ch.mov "QuickTime sound description version 0, 'twos' (big-endian 16-bit)" "" -c:a pcm_s16be
+mk_ff mp4/pcm_s16le-8000-2ch.mov "version 0 'sowt' (little-endian 16-bit)" "" -c:a pcm_s16le
+noise 8000 0.5 2 41
+mk_ff mp4/pcm_s24le-8000-2ch.mov "version 1 'in24' with a wave box (frma in24, enda 1 = little-endian)" "" -c:a pcm_s24le
+noise 96000 0.05 1 43
+mk_ff mp4/pcm_f32le-96000-1ch.mov "version 2 'lpcm' (rate above 65535: 64-bit float rate, formatSpecificFlags float|packed, no big-endian flag)" "" -c:a pcm_f32le
+sine 8000 0.5 1
+mk_ff mp4/pcm_mulaw-8000-1ch.mov "'ulaw' sound description version 0" "" -c:a pcm_mulaw
+
+# ========================================================== malformed mp4
+# The malformed MP4 inputs (mp4-*) derive from the MP4 fixtures above, which do not exist yet when the
+# malformed section runs: make_malformed.py skips them there and makes the whole corpus again here (the
+# other files come out byte-identical; manifest.json gains the mp4-* rows).
+python3 tools/make_malformed.py --fixtures . --out malformed \
+    --extra "caf-ffmpeg-flac-no-pakt.caf|ffmpeg 5.1 direct output (see README)|FLAC in CAF without kuki and without pakt; desc framesPerPacket 0 and bytesPerPacket 0|whole file: desc, chan, data; no kuki/pakt"
 
 # ======================================================================== ogg
 # Ogg (RFC 3533) with Vorbis, Opus and FLAC, for Sources/AudioStreamParsing/Formats/Ogg
@@ -702,6 +765,7 @@ mk_ff ogg/flac-44100-2ch-ffmpeg.oga "FLAC in Ogg (0x7F FLAC mapping header 1.0 w
 noise 96000 0.3 2 11
 mk_ff ogg/flac-96000-2ch-s24-spans-pages.oga "24-bit FLAC noise in Ogg: packets larger than a page's 255 segments continue on the next page" "" -c:a flac -sample_fmt s32 -bits_per_raw_sample 24 -f ogg
 # ---- chained and multiplexed
+SIGDESC="(two fixtures above, concatenated)"
 mk ogg/vorbis-chained-44100-2ch-22050-1ch.ogg "chained Ogg: the 44.1 kHz stereo file followed by the 22.05 kHz mono file (EOS, then a new BOS with another serial)" \
     "oracle unusable: ffprobe keeps the first link's format (hand-derived expectation)" \
     'cat ogg/vorbis-44100-2ch-oggenc.ogg ogg/vorbis-22050-1ch-oggenc.ogg > "$OUT"'
