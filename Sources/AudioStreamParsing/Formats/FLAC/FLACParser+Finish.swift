@@ -10,7 +10,7 @@ extension FLACParser {
                 continue
             case .skip(let n):
                 context.window.consume(Int(min(n, Int64(context.window.readable))))
-            case .needMoreData:
+            case .needMoreData, .request:
                 break loop
             }
         }
