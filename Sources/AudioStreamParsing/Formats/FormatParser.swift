@@ -90,3 +90,23 @@ extension FormatProbe {
         return true
     }
 }
+
+extension FormatParser {
+    /// For `finish`: calls `step` until it needs bytes that will never come (the input is final), consuming
+    /// what it asks to skip. Every step consumes bytes or moves towards a state that does, so a budget
+    /// proportional to the readable bytes bounds the loop.
+    mutating func stepToEnd(_ context: inout ParseContext) throws(AudioStreamError) {
+        var budget = 4 * (context.window.readable + 8)
+        while budget > 0 {
+            budget -= 1
+            switch try step(&context) {
+            case .continue:
+                continue
+            case .skip(let n):
+                context.window.consume(Int(min(n, Int64(context.window.readable))))
+            case .needMoreData, .request:
+                return
+            }
+        }
+    }
+}

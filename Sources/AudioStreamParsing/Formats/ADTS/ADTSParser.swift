@@ -214,18 +214,7 @@ struct ADTSParser: FormatParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         // Run the state machine to the end with the input final: every decision that waited for
         // more bytes is taken now. Each step consumes bytes or moves towards a state that does.
-        var budget = 4 * (context.window.readable + 8)
-        loop: while budget > 0 {
-            budget -= 1
-            switch try step(&context) {
-            case .continue:
-                continue
-            case .skip(let n):
-                context.window.consume(Int(min(n, Int64(context.window.readable))))
-            case .needMoreData, .request:
-                break loop
-            }
-        }
+        try stepToEnd(&context)
         if case .tag = state {
             // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
             let tag = tagReader?.finish(&context)

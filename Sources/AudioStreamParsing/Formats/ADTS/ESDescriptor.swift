@@ -102,8 +102,8 @@ enum ESDescriptor {
         return nil
     }
 
-    /// A descriptor tag and its expandable size (at most 4 size bytes).
-    private static func header(_ reader: inout ByteReader) -> (UInt8, Int)? {
+    /// A descriptor tag and its expandable size (14496-1 §8.3.3: at most 4 size bytes).
+    static func header(_ reader: inout ByteReader) -> (UInt8, Int)? {
         guard let tag = reader.readUInt8() else { return nil }
         var size = 0
         for _ in 0..<4 {

@@ -2,18 +2,7 @@ extension FLACParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         // Run the state machine to the end with the input final: each step consumes bytes or moves to a
         // state that does.
-        var budget = 4 * (context.window.readable + 8)
-        loop: while budget > 0 {
-            budget -= 1
-            switch try step(&context) {
-            case .continue:
-                continue
-            case .skip(let n):
-                context.window.consume(Int(min(n, Int64(context.window.readable))))
-            case .needMoreData, .request:
-                break loop
-            }
-        }
+        try stepToEnd(&context)
         switch state {
         case .marker:
             throw context.error(.invalidFile, "flac: the stream ends inside the fLaC marker")

@@ -41,7 +41,7 @@ extension ESDescriptor {
         guard body.count >= 4 else { throw fail("shorter than its version and flags") }
         guard body[0] == 0 else { throw fail("version \(body[0]) is not 0") }
         var reader = ByteReader(Array(body[4...]))
-        guard let (tag, size) = descriptorHeader(&reader) else { throw fail("ES_Descriptor header cut short") }
+        guard let (tag, size) = header(&reader) else { throw fail("ES_Descriptor header cut short") }
         guard tag == esDescriptorTag else { throw fail("first descriptor has tag \(tag), not ES_DescrTag 3") }
         let headerLength = reader.offset
         guard size <= reader.remaining, let es = reader.readBytes(size) else {
@@ -56,7 +56,7 @@ extension ESDescriptor {
         }
         if flags & 0x20 != 0 { guard r.skip(2) else { throw fail("OCR_ES_Id cut short") } }
         while r.remaining > 0 {
-            guard let (subTag, subSize) = descriptorHeader(&r), subSize <= r.remaining,
+            guard let (subTag, subSize) = header(&r), subSize <= r.remaining,
                 let sub = r.readBytes(subSize)
             else { throw fail("descriptor inside the ES_Descriptor cut short") }
             guard subTag == decoderConfigDescriptorTag else { continue }
@@ -66,7 +66,7 @@ extension ESDescriptor {
             else { throw fail("DecoderConfigDescriptor shorter than 13 bytes") }
             var info: [UInt8]?
             while c.remaining > 0 {
-                guard let (t, s) = descriptorHeader(&c), s <= c.remaining, let payload = c.readBytes(s) else {
+                guard let (t, s) = header(&c), s <= c.remaining, let payload = c.readBytes(s) else {
                     throw fail("descriptor inside the DecoderConfigDescriptor cut short")
                 }
                 if t == decoderSpecificInfoTag, info == nil { info = Array(payload) }
@@ -77,17 +77,5 @@ extension ESDescriptor {
             return (config, esDescriptor)
         }
         throw fail("no DecoderConfigDescriptor")
-    }
-
-    /// A descriptor tag and its expandable size (14496-1 §8.3.3: at most 4 size bytes).
-    private static func descriptorHeader(_ reader: inout ByteReader) -> (UInt8, Int)? {
-        guard let tag = reader.readUInt8() else { return nil }
-        var size = 0
-        for _ in 0..<4 {
-            guard let b = reader.readUInt8() else { return nil }
-            size = size << 7 | Int(b & 0x7F)
-            if b & 0x80 == 0 { return (tag, size) }
-        }
-        return nil
     }
 }

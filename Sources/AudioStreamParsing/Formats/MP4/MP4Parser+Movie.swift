@@ -137,20 +137,7 @@ extension MP4Parser {
         var starts: [Int64] = []
         offsets.reserveCapacity(samples.count + 1)
         starts.reserveCapacity(samples.count + 1)
-        var frame: Int64 = 0
-        var end: Int64 = 0
-        for run in samples.runs {
-            var at = run.offset
-            for k in 0..<run.count {
-                offsets.append(at - dataOffset)
-                starts.append(frame)
-                at += Int64(samples.size(run, k))
-                frame += frames(samples.duration(run, k))
-            }
-            end = at - dataOffset
-        }
-        offsets.append(end)
-        starts.append(frame)
+        appendSamples(samples.runs[...], dataOffset: dataOffset, from: 0, end: 0, &offsets, &starts)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
 
@@ -165,9 +152,21 @@ extension MP4Parser {
         }
         // Keep a copy-free append: take the arrays out of the map first.
         map = .unknown
-        var frame = starts.removeLast()
-        var end = offsets.removeLast()
-        for run in samples.runs[first...] {
+        let frame = starts.removeLast()
+        let end = offsets.removeLast()
+        appendSamples(samples.runs[first...], dataOffset: dataOffset, from: frame, end: end, &offsets, &starts)
+        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: nil)
+    }
+
+    /// Appends one (offset from the data start, first frame) pair per sample of `runs`, then the end pair
+    /// (the end of the last sample, the total frames), continuing from frame `frame` and end `end`.
+    private func appendSamples(
+        _ runs: ArraySlice<MP4SampleRun>, dataOffset: Int64, from frame: Int64, end: Int64,
+        _ offsets: inout [Int64], _ starts: inout [Int64]
+    ) {
+        var frame = frame
+        var end = end
+        for run in runs {
             var at = run.offset
             for k in 0..<run.count {
                 offsets.append(at - dataOffset)
@@ -179,7 +178,6 @@ extension MP4Parser {
         }
         offsets.append(end)
         starts.append(frame)
-        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: nil)
     }
 
     /// The frames per sample when every sample has the same duration.
