@@ -40,9 +40,13 @@ final class StreamFollower {
     private var nextPacket: Int64 = 0
     private var frames: Int64 = 0
     private let started = Date()
+    /// When the request was sent, and when the first packet was parsed (time to first packet).
+    private let requested: Date
+    private var firstPacketAt: Date?
 
-    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?) {
+    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?, requested: Date = Date()) {
         self.input = input
+        self.requested = requested
         self.json = json
         self.printPackets = packets
         self.maxSeconds = maxSeconds
@@ -123,6 +127,7 @@ final class StreamFollower {
     /// title's audio offset, the title.
     private func handle(_ batch: PacketBatch) {
         let framesPerPacket = Int64(parser.dataFormat?.framesPerPacket ?? 0)
+        if firstPacketAt == nil { firstPacketAt = Date() }
         for (i, d) in batch.descriptions.enumerated() {
             let offset = batch.fileOffset + d.startOffset
             let index = batch.firstPacketIndex + Int64(i)
@@ -228,6 +233,7 @@ final class StreamFollower {
                 ("event", .string("end")), ("reason", .string(reason.rawValue)), ("packets", .int(nextPacket)),
                 ("bytes", .int(parser.parsedByteCount)), ("bodyBytes", .int(input.bodyBytes)),
                 ("seconds", seconds.map { .double($0) } ?? .null),
+                ("firstPacketSeconds", firstPacketAt.map { .double($0.timeIntervalSince(requested)) } ?? .null),
             ]
             if let failure {
                 members.append(

@@ -13,6 +13,7 @@ enum URLInspection {
             StandardOutput.writeError("audioinspect: error io: '\(text)' is not a valid URL\n")
             return 1
         }
+        let requested = Date()
         let input: HTTPInput
         do {
             input = try HTTPInput(url: url)
@@ -22,7 +23,9 @@ enum URLInspection {
             return 1
         }
         if follow {
-            return StreamFollower(input: input, json: json, packets: packets, maxSeconds: maxSeconds).run()
+            return StreamFollower(
+                input: input, json: json, packets: packets, maxSeconds: maxSeconds, requested: requested
+            ).run()
         }
         input.deadline = maxSeconds.map { Date(timeIntervalSinceNow: $0) }
         var source = input
