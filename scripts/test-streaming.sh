@@ -166,7 +166,9 @@ assert starts, "received packet sizes are not a contiguous run of the local pars
 print(f"icecast: {len(got)} packets, titles {[t for t, _ in titles]}, run starts at local packet "
       f"{starts[0] - 2}, time to first packet {end['firstPacketSeconds'] * 1000:.1f} ms")
 PY
-echo "icecast: OK"
+# For comparison with audioinspect's time to first packet: curl's time to the first body byte.
+ttfb=$(curl -s -o /dev/null --max-time 2 -w '%{time_starttransfer}' "http://127.0.0.1:$ice_port/live.mp3" || true)
+echo "icecast: OK (curl time to first byte ${ttfb:-?} s, for comparison)"
 
 # ---------------------------------------------------------------------------------------------------
 echo "== nginx: every fixture over HTTP equals the local parse"

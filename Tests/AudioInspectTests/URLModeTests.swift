@@ -138,6 +138,30 @@ struct URLModeTests {
         #expect(network.stdout.replacingOccurrences(of: url, with: "-") == local.stdout)
     }
 
+    /// `Transfer-Encoding: chunked` bodies (chunk sizes 1 to 997 bytes, one with an extension) are
+    /// decoded by the socket client: the document equals the file's.
+    @Test("Chunked transfer encoding")
+    func chunkedBody() throws {
+        let bytes = try FixtureCatalog.fixture("mpeg/mp3-44100-2ch-concat.mp3").bytes()
+        var body: [UInt8] = []
+        var rng = SplitMix64(seed: 11)
+        var i = 0
+        while i < bytes.count {
+            let n = min(bytes.count - i, 1 + Int(rng.next() % 997))
+            let ext = i == 0 ? ";name=value" : ""
+            body += Array("\(String(n, radix: 16))\(ext)\r\n".utf8) + bytes[i..<(i + n)] + Array("\r\n".utf8)
+            i += n
+        }
+        body += Array("0\r\n\r\n".utf8)
+        let server = try OneShotServer(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: audio/mpeg\r\nTransfer-Encoding: chunked\r\n\r\n", body: body)
+        let url = "http://127.0.0.1:\(server.port)/c.mp3"
+        let network = try AudioInspectTests.runBinary(["--json", "--packets", url], stdin: [])
+        let local = try AudioInspectTests.runBinary(["--json", "--packets", "-"], stdin: bytes)
+        #expect(network.status == 0, "\(network.stderr)")
+        #expect(network.stdout.replacingOccurrences(of: url, with: "-") == local.stdout)
+    }
+
     @Test("--follow and --max-seconds need a URL; a 404 is an io error")
     func usage() throws {
         let usage = try AudioInspectTests.runBinary(["--follow", "x.mp3"], stdin: [])
