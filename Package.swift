@@ -26,6 +26,12 @@ let package = Package(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
         ),
+        // libogg, the reference Ogg framing implementation, as the oracle of OggReferenceTests only.
+        .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+        .testTarget(
+            name: "OggReferenceTests",
+            dependencies: ["COgg", "AudioStreamParsing", "AudioStreamTestSupport"]
+        ),
         .testTarget(
             name: "AudioInspectTests",
             dependencies: ["audioinspect", "AudioStreamParsing", "AudioStreamTestSupport"]

@@ -575,6 +575,213 @@ mk tags/id3v1-id3lib.mp3 "id3v2 -1 (id3lib): ID3v1.1 only (track 7, genre 13), n
 mk tags/apev2-mutagen-id3v1.mp3 "APEv2 (mutagen: header + 8 items incl. binary 'Cover Art (Front)' + footer), then an ID3v1.1 tag appended by id3lib" "ffprobe does not show the APE items" \
     "$TAGIN && $COVER"' && $TAGPY ape "$OUT" "$T/cover.png" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 1 -g 8 "$OUT"'
 
+# ======================================================================= FLAC
+# Native FLAC (RFC 9639) for Formats/FLAC (docs/formats/flac.md). Encoder: the reference
+# flac 1.4.2 CLI (Debian 12 `flac`), from a WAVE written by ffmpeg; one ffmpeg-encoded file.
+# Extra variables in the recorded commands:
+#   $FLACENC  flac --silent --force
+#   $FLACIN   $FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav" (pcm_u8 / pcm_s24le where named)
+#   $FLACVAR  python3 tools/flac_variable.py (joins fixed-blocksize pieces into a variable-blocksize stream)
+#   $COVER    as in the tags section (16x16 PNG, 100 bytes)
+command -v flac >/dev/null || { echo "generate.sh: missing flac" >&2; exit 1; }
+command -v metaflac >/dev/null || { echo "generate.sh: missing metaflac" >&2; exit 1; }
+mkdir -p flac
+find flac -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(flac)
+FLACENC="flac --silent --force"
+FLACIN='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav"'
+FLACVAR="python3 tools/flac_variable.py"
+sine 44100 0.5 2
+mk flac/flac-44100-2ch-s16.flac "flac -5 defaults: STREAMINFO, SEEKTABLE (1 point), VORBIS_COMMENT (vendor only), 8 KiB PADDING; fixed block size 4096 (code 12), short last frame" "" \
+    "$FLACIN"' && $FLACENC -o "$OUT" "$T/in.wav"'
+sine 8000 0.3 1
+mk flac/flac-8000-1ch-u8-b192-l8.flac "8-bit mono at 8 kHz (rate code 4), -8, --blocksize 192 (block size code 1), no padding" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_u8 "$T/in.wav" && $FLACENC -8 --blocksize 192 --no-padding -o "$OUT" "$T/in.wav"'
+noise 96000 0.04 2 11
+mk flac/flac-96000-2ch-s24-l0.flac "24-bit stereo noise at 96 kHz (rate code 11, size code 6), -0 (fixed predictors, independent channels), no padding" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/in.wav" && $FLACENC -0 --no-padding -o "$OUT" "$T/in.wav"'
+sine 48000 0.2 6
+mk flac/flac-48000-6ch-s16-b1152.flac "6 channels (5.1, channel assignment 5), --blocksize 1152 (code 3), no padding" "" \
+    "$FLACIN"' && $FLACENC --blocksize 1152 --no-padding -o "$OUT" "$T/in.wav"'
+sine 11025 0.5 1
+mk flac/flac-11025-1ch-s16-b1000-seektable.flac "rate 11025 coded in Hz (rate code 13, 16 bits), --blocksize 1000 (code 7, 16-bit uncommon size), SEEKTABLE every 0.1 s plus a placeholder point (-S 0.1s -S X)" "" \
+    "$FLACIN"' && $FLACENC --blocksize 1000 -S 0.1s -S X --no-padding -o "$OUT" "$T/in.wav"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-b200.flac "rate 12000 coded in kHz (rate code 12, 8 bits), --blocksize 200 (code 6, 8-bit uncommon size)" "" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav"'
+sine 37800 0.2 2
+mk flac/flac-37800-2ch-s16.flac "rate 37800 coded in tens of Hz (rate code 14), stereo decorrelation" "" \
+    "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
+sine 44100 1.2 2
+mk flac/flac-44100-2ch-s16-cuesheet.flac "CUESHEET (CD, 3 tracks: track 2 with INDEX 00 at 0.4 s and INDEX 01 at 0.5333 s, track 3 at 1.0 s, lead-out at 1.2 s) and the SEEKTABLE flac derives from it" "chapters by hand: Track 01 0-0.5333 s, Track 02 0.5333-1.0 s, Track 03 1.0-1.2 s" \
+    "$FLACIN"' && printf "FILE \"in.wav\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 00 00:00:30\n    INDEX 01 00:00:40\n  TRACK 03 AUDIO\n    INDEX 01 00:01:00\n" > "$T/c.cue" && $FLACENC --cuesheet="$T/c.cue" --no-padding -o "$OUT" "$T/in.wav"'
+sine 44100 0.3 2
+mk flac/flac-44100-2ch-s16-tags-picture.flac "VORBIS_COMMENT with TITLE (UTF-8 ï; --no-utf8-convert keeps the bytes under LC_ALL=C) ARTIST ALBUM GENRE TRACKNUMBER DATE COMMENT (-T), PICTURE front cover PNG (--picture), padding" "" \
+    "$FLACIN && $COVER"' && $FLACENC --no-utf8-convert -T "TITLE=Flac Tïtle" -T "ARTIST=Flac Artist" -T "ALBUM=Flac Album" -T "GENRE=Jazz" -T "TRACKNUMBER=4" -T "DATE=2022" -T "COMMENT=Flac comment" --picture="3||Front|16x16x24|$T/cover.png" -o "$OUT" "$T/in.wav"'
+mk flac/flac-44100-2ch-s16-id3v2.flac "an ID3v2.3 tag (TIT2 TPE1, id3lib) in front of the fLaC marker" "ffprobe skips the tag and shows its text" \
+    "$FLACIN"' && $FLACENC --no-padding -o "$OUT" "$T/in.wav" && id3v2 -2 -t "ID3 Title" -a "ID3 Artist" "$OUT"'
+sine 12000 0.2 1
+mk flac/flac-12000-1ch-s16-id3v1.flac "an ID3v1.1 tag (id3lib: title, artist, track 2) appended after the last frame, as some taggers do" \
+    "ffprobe 5.1 counts the 128 tag bytes into the last packet and shows no tags: expected by hand (HandDerived.swift)" \
+    "$FLACIN"' && $FLACENC --blocksize 200 --no-padding -o "$OUT" "$T/in.wav" && id3v2 -1 -t "V1 Title" -a "V1 Artist" -T 2 "$OUT"'
+sine 44100 0.6 2
+mk flac/flac-44100-2ch-s16-variable.flac "variable block size (blocking strategy 1, sample numbers): frames of 1152 (4 frames, the last 544), 4096 (2, the last 2904) and 576 samples, MD5 unset" \
+    "derived: three pieces of one signal encoded by flac with --blocksize 1152/4096/576, frames joined by tools/flac_variable.py (headers rewritten, subframes untouched; flac -t decodes it)" \
+    "$FLACIN"' && sox "$T/in.wav" "$T/p1.wav" trim 0 4000s && sox "$T/in.wav" "$T/p2.wav" trim 4000s 7000s && sox "$T/in.wav" "$T/p3.wav" trim 11000s && $FLACENC --no-padding --blocksize 1152 -o "$T/p1.flac" "$T/p1.wav" && $FLACENC --no-padding --blocksize 4096 -o "$T/p2.flac" "$T/p2.wav" && $FLACENC --no-padding --blocksize 576 -o "$T/p3.flac" "$T/p3.wav" && $FLACVAR "$OUT" "$T/p1.flac" "$T/p2.flac" "$T/p3.flac" && flac --silent --test "$OUT" 2>/dev/null'
+sine 48000 0.1 1
+mk flac/flac-48000-1ch-s32.flac "32-bit mono (sample size code 7, flac >= 1.4), two frames (4096 + 704 samples)" \
+    "ffprobe 5.1 finds the stream but reports 0 packets (no 32-bit FLAC decoding in ffmpeg 5.1): expected by hand from flac --analyze (HandDerived.swift)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s32le "$T/in.wav" && $FLACENC --no-padding -o "$OUT" "$T/in.wav"'
+sine 48000 0.3 2
+mk_ff flac/flac-48000-2ch-s16-ffmpeg.flac "ffmpeg's FLAC encoder and muxer (lavc: block size 4608 at 48 kHz (code 5); lavf: STREAMINFO rewritten at the end, no SEEKTABLE)" "" -c:a flac
+# Malformed FLAC: derived from one 5-frame file by tools/make_malformed_flac.py (added to
+# malformed/manifest.json; expectations in malformed/expected.json, rules in docs/testing.md).
+sine 8000 0.12 1
+SIGDESC="(derived from a 5-frame flac 1.4.2 file)"
+eval '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/mf.wav" && $FLACENC -8 --blocksize 192 --no-padding -o "$T/mf.flac" "$T/mf.wav"'
+python3 tools/make_malformed_flac.py "$T/mf.flac" malformed
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/flac-*" "python3 tools/make_malformed_flac.py \$T/mf.flac malformed" "sine 440 Hz, 8000 Hz, 0.12 s, 1 ch" \
+    "FLAC header/footer CRC damage, truncation, short STREAMINFO, huge block length, false syncs: one line per file in malformed/manifest.json" \
+    "derived from a flac -8 --blocksize 192 file; no ffprobe oracle" >> "$PROV"
+# ======================================================================== MP4
+# ISO base media (MP4/M4A/M4B/3GP) and QuickTime (.mov) files written by ffmpeg's
+# mov/mp4/ipod/3gp muxers; iTunes tags and cover art added by mutagen. This section
+# manages mp4/ itself. Extra variables in the recorded commands:
+#   $MP4TAG  /usr/bin/python3 tools/tag_mp4.py (Debian's python3-mutagen)
+#   $COVER   as in the tags section: a 100-byte 16x16 PNG in $T/cover.png
+mkdir -p mp4
+find mp4 -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(mp4)
+MP4TAG="/usr/bin/python3 tools/tag_mp4.py"
+COVER='$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png"'
+# ---- AAC
+sine 44100 1 2
+mk_ff mp4/aac-44100-2ch-faststart.m4a "AAC-LC in M4A with moov before mdat (+faststart): mp4a + esds (ES_Descriptor, ASC 0x1210), edts/elst media_time 1024 (priming), stts/stsc/stsz/stco" "" \
+    -c:a aac -movflags +faststart
+mk_ff mp4/aac-44100-2ch-moov-end.m4a "the same AAC-LC M4A with moov after mdat (ffmpeg's default): the streaming case Apple reports as optm" "" -c:a aac
+mk mp4/aac-44100-2ch-itunes.m4a "iTunes tags by mutagen: ©nam ©ART aART ©alb ©day trkn disk ©gen ©wrt ©cmt cpil tmpo ©too cprt, covr (PNG), freeform ----:com.apple.iTunes:iTunSMPB (priming 1024, remainder 956, 44100 valid frames, agreeing with elst) and ----:org.example.fixtures:Mood" \
+    "mutagen rewrites udta/meta/ilst and updates stco; ffprobe shows most tags (not covr data)" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -movflags +faststart "$T/it.m4a" && '"$COVER"' && cp "$T/it.m4a" "$OUT" && $MP4TAG itunes "$OUT" "$T/cover.png" " 00000000 00000400 000003BC 000000000000AC44 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000"'
+sine 48000 0.5 6
+mk_ff mp4/aac-48000-6ch.m4a "5.1 AAC-LC (ASC channelConfiguration 6)" "" -c:a aac -movflags +faststart
+sine 16000 1 1
+mk_ff mp4/aac-16000-1ch.3gp "3GP (ftyp major brand 3gp4) with AAC-LC mono 16 kHz" "" -c:a aac -b:a 24k -f 3gp
+sine 44100 1 2
+mk_ff mp4/aac-44100-2ch.mov "QuickTime .mov with AAC: sound description version 1 with a wave box (frma mp4a, mp4a, esds, terminator) and chan" "" -c:a aac
+mk_ff mp4/aac-44100-2ch-frag.mp4 "fragmented MP4 (-movflags frag_keyframe+empty_moov): empty stbl, mvex/trex, one moof (tfhd base-data-offset, tfdt, trun) + mdat, mfra" "" \
+    -c:a aac -movflags frag_keyframe+empty_moov
+mk_ff mp4/aac-44100-2ch-frag-default-base-moof.mp4 "fragmented MP4 with +default_base_moof and -frag_duration 250000: several moof/mdat pairs, tfhd flags 0x020038 (default-base-is-moof, no base-data-offset)" "" \
+    -c:a aac -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 250000
+mk mp4/aac-44100-2ch-video.mp4 "an audio track and a video track (32x32 testsrc, H.264, 10 frames) interleaved in one mdat; the audio track is the second trak" "" \
+    '$FF -f lavfi -i "testsrc=size=32x32:rate=10:duration=1" -filter_complex "$SIG[a]" $BX -map 0:v -map "[a]" -c:v libx264 -preset ultrafast -x264-params bframes=0 -c:a aac -b:a 64k "$OUT"'
+# ---- chapters (ffmetadata chapters → chpl + QuickTime chapter text track)
+sine 22050 2 1
+mk mp4/aac-22050-1ch-chapters.m4b "audiobook (.m4b, ipod muxer): three chapters as Nero chpl (version 1) in moov/udta and as a QuickTime chapter text track (tref/chap, 'text' samples: 2-byte length, title, encd atom)" "ffprobe -show_chapters lists them; no \$BX here: its -map_metadata -1 also drops the chapter titles and the chapter track" \
+    'printf ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=700\ntitle=Chapter One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=700\nEND=1400\ntitle=Chapter Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1400\nEND=2000\ntitle=Chapter Three\n" > "$T/chapters.txt" && $FF -filter_complex "$SIG" -i "$T/chapters.txt" -fflags +bitexact -flags +bitexact -map_metadata 0 -map_chapters 0 -c:a aac -metadata title="Book Title" -metadata artist="Book Author" "$OUT"'
+# ---- other codecs
+sine 44100 1 2
+mk_ff mp4/alac-44100-2ch.m4a "ALAC in M4A: alac sample entry holding a 36-byte 'alac' full box (ALACSpecificConfig), 4096 frames per packet" "" -c:a alac
+mk_ff mp4/mp3-44100-2ch.mp4 "MP3 in MP4: mp4a sample entry with esds objectTypeIndication 0x6B (MPEG-1 audio), no DecoderSpecificInfo" "" -c:a libmp3lame -b:a 64k
+sine 48000 1 2
+mk_ff mp4/opus-48000-2ch.mp4 "Opus in MP4: Opus sample entry + dOps (version 0, pre-skip 312, input rate 48000, mapping family 0)" "" -c:a libopus -b:a 32k
+sine 44100 1 2
+mk_ff mp4/flac-44100-2ch.mp4 "FLAC in MP4: fLaC sample entry + dfLa (STREAMINFO, last-metadata-block flag set)" "ffmpeg 5.1 needs -strict -2" -c:a flac -strict -2
+sine 48000 0.5 2
+mk_ff mp4/ac3-48000-2ch.mp4 "AC-3 in MP4: ac-3 sample entry + dac3 (ETSI TS 102 366 F.4)" "" -c:a ac3 -b:a 96k
+mk_ff mp4/eac3-48000-2ch.mp4 "E-AC-3 in MP4: ec-3 sample entry + dec3 (ETSI TS 102 366 F.6)" "" -c:a eac3 -b:a 96k
+# ---- PCM in QuickTime
+sine 8000 0.5 2
+mk_ff mp4/pcm_s16be-8000-2ch.mov "QuickTime sound description version 0, 'twos' (big-endian 16-bit)" "" -c:a pcm_s16be
+mk_ff mp4/pcm_s16le-8000-2ch.mov "version 0 'sowt' (little-endian 16-bit)" "" -c:a pcm_s16le
+noise 8000 0.5 2 41
+mk_ff mp4/pcm_s24le-8000-2ch.mov "version 1 'in24' with a wave box (frma in24, enda 1 = little-endian)" "" -c:a pcm_s24le
+noise 96000 0.05 1 43
+mk_ff mp4/pcm_f32le-96000-1ch.mov "version 2 'lpcm' (rate above 65535: 64-bit float rate, formatSpecificFlags float|packed, no big-endian flag)" "" -c:a pcm_f32le
+sine 8000 0.5 1
+mk_ff mp4/pcm_mulaw-8000-1ch.mov "'ulaw' sound description version 0" "" -c:a pcm_mulaw
+
+# ========================================================== malformed mp4
+# The malformed MP4 inputs (mp4-*) derive from the MP4 fixtures above, which do not exist yet when the
+# malformed section runs: make_malformed.py skips them there and makes the whole corpus again here (the
+# other files come out byte-identical; manifest.json gains the mp4-* rows).
+python3 tools/make_malformed.py --fixtures . --out malformed \
+    --extra "caf-ffmpeg-flac-no-pakt.caf|ffmpeg 5.1 direct output (see README)|FLAC in CAF without kuki and without pakt; desc framesPerPacket 0 and bytesPerPacket 0|whole file: desc, chan, data; no kuki/pakt"
+
+# ======================================================================== ogg
+# Ogg (RFC 3533) with Vorbis, Opus and FLAC, for Sources/AudioStreamParsing/Formats/Ogg
+# (docs/formats/ogg.md). Every encoder gets a fixed serial number (oggenc -s,
+# opusenc --serial; ffmpeg +bitexact numbers its streams), so the files are
+# deterministic. The libogg oracle (Tests/OggReferenceTests) checks every page
+# and packet; ffprobe is the oracle for packet sizes and durations, except for the
+# chained files (ffprobe cannot read chains: hand-derived expectations).
+# Extra variables in the recorded commands:
+#   $WAV     $FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav" (the signal as WAVE)
+#   $OGGENC  oggenc --quiet -s SERIAL (vorbis-tools)
+#   $OPUSENC opusenc --quiet --serial SERIAL (opus-tools)
+for tool in oggenc opusenc vorbiscomment; do
+    command -v "$tool" >/dev/null || { echo "generate.sh: missing $tool" >&2; exit 1; }
+done
+mkdir -p ogg malformed/ogg
+find ogg malformed/ogg -maxdepth 1 -type f ! -name '*.ffprobe.json' -delete
+DIRS+=(ogg malformed/ogg)
+WAV='$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/in.wav"'
+OGGENC="oggenc --quiet"
+OPUSENC="opusenc --quiet"
+# ---- Vorbis (oggenc)
+sine 44100 1 2
+mk ogg/vorbis-44100-2ch-oggenc.ogg "Vorbis stereo 44.1 kHz from libvorbis (oggenc -q 2): 3 header packets on their own pages" "" \
+    "$WAV"' && $OGGENC -s 1001 -q 2 -o "$OUT" "$T/in.wav"'
+sine 8000 1 1
+mk ogg/vorbis-8000-1ch-oggenc.ogg "Vorbis mono 8 kHz" "" "$WAV"' && $OGGENC -s 1002 -q 0 -o "$OUT" "$T/in.wav"'
+sine 22050 1 1
+mk ogg/vorbis-22050-1ch-oggenc.ogg "Vorbis mono 22.05 kHz (second link of the chained file)" "" "$WAV"' && $OGGENC -s 1003 -q 0 -o "$OUT" "$T/in.wav"'
+sine 48000 1 6
+mk ogg/vorbis-48000-6ch-oggenc.ogg "Vorbis 5.1 (channel mapping 0, 6 channels in Vorbis order)" "" "$WAV"' && $OGGENC -s 1004 -q 0 -o "$OUT" "$T/in.wav"'
+sine 44100 1 2
+mk ogg/vorbis-44100-2ch-chapters.ogg "Vorbis comments: TITLE ARTIST ALBUM GENRE DATE TRACKNUMBER COMMENT and CHAPTER001..003 (+NAME)" "ffprobe shows the comments (not the chapters)" \
+    "$WAV"' && $OGGENC -s 1005 -q 0 -t "Ogg Title" -a "Ogg Artist" -l "Ogg Album" -G Jazz -d 2024 -N 3 -c "COMMENT=Ogg comment" -c CHAPTER001=00:00:00.000 -c CHAPTER001NAME=Intro -c CHAPTER002=00:00:00.400 -c CHAPTER002NAME=Middle -c CHAPTER003=00:00:00.800 -c "CHAPTER003NAME=Last part" -o "$OUT" "$T/in.wav"'
+sine 22050 0.5 1
+mk ogg/vorbis-22050-1ch-big-comment.ogg "a 70000-byte DESCRIPTION comment: the comment header packet spans two pages" "vorbiscomment -a -c (comment read from a file)" \
+    "$WAV"' && $OGGENC -s 1006 -q 0 -t "Big Comment" -o "$T/b.ogg" "$T/in.wav" && python3 -c "print(\"DESCRIPTION=\" + \"0123456789abcdef\" * 4375)" > "$T/c.txt" && vorbiscomment -a -c "$T/c.txt" "$T/b.ogg" "$OUT"'
+# ---- Opus (opusenc)
+sine 48000 1 2
+mk ogg/opus-48000-2ch-64k-opusenc.opus "Opus stereo 64 kbit/s VBR, OpusHead + OpusTags (512 bytes padding), pre-skip 312, end trimmed by the last granule" "" \
+    "$WAV"' && $OPUSENC --serial 2001 --bitrate 64 --title "Opus Title" --artist "Opus Artist" "$T/in.wav" "$OUT"'
+sine 16000 1 1
+mk ogg/opus-16000-1ch-16k-opusenc.opus "Opus mono 16 kbit/s from a 16 kHz input (OpusHead input rate 16000; output 48 kHz)" "" \
+    "$WAV"' && $OPUSENC --serial 2002 --bitrate 16 "$T/in.wav" "$OUT"'
+sine 48000 1 2
+mk ogg/opus-48000-2ch-cbr-framesize-opusenc.opus "Opus hard CBR 96 kbit/s, 10 ms frames (TOC configs with 480-sample frames)" "" \
+    "$WAV"' && $OPUSENC --serial 2003 --hard-cbr --bitrate 96 --framesize 10 "$T/in.wav" "$OUT"'
+sine 48000 0.5 2
+mk ogg/opus-48000-2ch-picture-opusenc.opus "OpusTags with a 58 KB PNG as METADATA_BLOCK_PICTURE (base64): the tags packet spans two pages" "cover: 140x140 RGB noise PNG (ffmpeg noise filter, seed 7)" \
+    "$WAV"' && $FF -f lavfi -i "color=c=gray:s=140x140,format=rgb24,noise=alls=100:allf=u:all_seed=7" -frames:v 1 $BX -c:v png "$T/cover.png" && $OPUSENC --serial 2004 --bitrate 48 --title "Picture" --picture "3||Front||$T/cover.png" "$T/in.wav" "$OUT"'
+# ---- ffmpeg's Ogg muxer
+sine 48000 1 2
+mk_ff ogg/opus-48000-2ch-ffmpeg.opus "Opus from ffmpeg (libopus), ffmpeg's page layout" "" -c:a libopus -b:a 64k
+mk_ff ogg/vorbis-44100-2ch-ffmpeg.ogg "Vorbis from ffmpeg (libvorbis)" "" -c:a libvorbis -q:a 2 -ar 44100
+sine 44100 1 2
+mk_ff ogg/flac-44100-2ch-ffmpeg.oga "FLAC in Ogg (0x7F FLAC mapping header 1.0 with STREAMINFO, VORBIS_COMMENT header packet)" "" -c:a flac -f ogg
+noise 96000 0.3 2 11
+mk_ff ogg/flac-96000-2ch-s24-spans-pages.oga "24-bit FLAC noise in Ogg: packets larger than a page's 255 segments continue on the next page" "" -c:a flac -sample_fmt s32 -bits_per_raw_sample 24 -f ogg
+# ---- chained and multiplexed
+SIGDESC="(two fixtures above, concatenated)"
+mk ogg/vorbis-chained-44100-2ch-22050-1ch.ogg "chained Ogg: the 44.1 kHz stereo file followed by the 22.05 kHz mono file (EOS, then a new BOS with another serial)" \
+    "oracle unusable: ffprobe keeps the first link's format (hand-derived expectation)" \
+    'cat ogg/vorbis-44100-2ch-oggenc.ogg ogg/vorbis-22050-1ch-oggenc.ogg > "$OUT"'
+mk ogg/opus-chained-2ch-1ch.opus "chained Ogg Opus: stereo 64k then mono 16k (new OpusHead and OpusTags mid-stream)" \
+    "oracle unusable: ffprobe keeps the first link's format (hand-derived expectation)" \
+    'cat ogg/opus-48000-2ch-64k-opusenc.opus ogg/opus-16000-1ch-16k-opusenc.opus > "$OUT"'
+sine 48000 1 1
+mk ogg/multiplexed-opus-vorbis.ogg "two logical streams interleaved page by page: Opus mono (serial 0) and Vorbis mono (serial 1), remuxed by ffmpeg -c copy; the first is followed" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 32k "$T/m1.opus" && $FF -filter_complex "$SIG" $BX -c:a libvorbis -q:a 0 "$T/m2.ogg" && $FF -i "$T/m1.opus" -i "$T/m2.ogg" -map 0:a -map 1:a -c copy $BX -f ogg "$OUT"'
+# ---- malformed Ogg (python3 tools/ogg_malformed.py; documented in malformed/expected.json)
+SIGDESC="(derived from ogg/vorbis-48000-6ch-oggenc.ogg and ogg/opus-16000-1ch-16k-opusenc.opus)"
+python3 tools/ogg_malformed.py ogg malformed/ogg
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ogg/*" "python3 tools/ogg_malformed.py ogg malformed/ogg" "-" \
+    "bad CRC, bad version, truncated page, huge lacing, 255 lacing values of 255, missing BOS, junk between pages" \
+    "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1
@@ -585,7 +792,7 @@ mk tags/apev2-mutagen-id3v1.mp3 "APEv2 (mutagen: header + 8 items incl. binary '
     echo "eyeD3 $(eyeD3 --version 2>&1 | head -n 1)"
     python3 --version
     if command -v dpkg-query >/dev/null; then
-        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0 libopus0 lame twolame eyed3 python3-mutagen 2>/dev/null || true
+        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0  libopus0 lame twolame eyed3 python3-mutagen vorbis-tools opus-tools libogg0 libvorbisenc2 flac 2>/dev/null || true
     fi
 } > "$T/versions.txt"
 cat "$T/versions.txt"

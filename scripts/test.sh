@@ -2,17 +2,41 @@
 # The whole test suite, as CI runs it: build everything (library, CLI, test support) with no
 # warnings in this project's own sources, then run every test.
 #
-# Needs only the Swift toolchain for the Swift suites: fixtures and their ffprobe oracle JSON are
-# committed, so no encoder or ffprobe is needed to test. (To regenerate fixtures: Fixtures/generate.sh,
-# which installs its Debian packages.) The loopback streaming test at the end
-# (scripts/test-streaming.sh) installs icecast2, nginx, ffmpeg, curl and python3 with apt when they are
-# missing, and is skipped with a message when they cannot be installed.
+# Needs the Swift toolchain and libogg-dev (installed below when missing): fixtures and their
+# ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate
+# fixtures: Fixtures/generate.sh, which installs its Debian packages.) The loopback streaming test at
+# the end (scripts/test-streaming.sh) installs icecast2, nginx, ffmpeg, curl and python3 with apt when
+# they are missing, and is skipped with a message when they cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "test.sh: the Swift toolchain (swift) is not on PATH" >&2
     exit 1
+fi
+
+# Tests/OggReferenceTests compares the Ogg parser with libogg (a system library found through
+# pkg-config "ogg"): install Debian's libogg-dev when it is missing.
+if ! pkg-config --exists ogg 2>/dev/null; then
+    echo "== installing libogg-dev and pkg-config (for Tests/OggReferenceTests)"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+            echo "test.sh: libogg-dev is missing and this user cannot install it (not root, no sudo):" >&2
+            echo "         install libogg-dev and pkg-config (apt-get install libogg-dev pkg-config)" >&2
+            exit 1
+        fi
+    fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "test.sh: libogg-dev is missing and apt-get is not available: install libogg (pkg-config ogg)" >&2
+        exit 1
+    fi
+    $sudo apt-get install -y libogg-dev pkg-config || {
+        $sudo apt-get update && $sudo apt-get install -y libogg-dev pkg-config
+    } || {
+        echo "test.sh: could not install libogg-dev and pkg-config" >&2
+        exit 1
+    }
 fi
 
 log=$(mktemp)

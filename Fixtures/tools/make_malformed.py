@@ -597,6 +597,140 @@ def adts_cases(fx):
          "no valid frame anywhere")
 
 
+# ------------------------------------------------------------------------- mp4
+
+MP4_CONTAINERS = {b"moov", b"trak", b"mdia", b"minf", b"stbl", b"edts", b"udta", b"mvex", b"moof", b"traf"}
+
+
+def mp4_boxes(buf, start, end):
+    """[(type, offset, header_size, size)] of the boxes in buf[start:end] (32-bit sizes only)."""
+    out = []
+    at = start
+    while at + 8 <= end:
+        size, typ = struct.unpack(">I4s", buf[at:at + 8])
+        if size == 0:
+            size = end - at
+        out.append((typ, at, 8, size))
+        at += size
+    return out
+
+
+def mp4_find(buf, path, start=0, end=None):
+    """Offset of the box at path (e.g. [b"moov", b"trak", b"mdia"]), or None."""
+    end = len(buf) if end is None else end
+    for typ, at, h, size in mp4_boxes(buf, start, end):
+        if typ == path[0]:
+            if len(path) == 1:
+                return at
+            return mp4_find(buf, path[1:], at + h, at + size)
+    return None
+
+
+def mp4_faststart(buf):
+    """The same file with its moov moved before the mdat (chunk offsets shifted), as qt-faststart does."""
+    top = mp4_boxes(buf, 0, len(buf))
+    moov = [b for b in top if b[0] == b"moov"][0]
+    moov_bytes = bytearray(buf[moov[1]:moov[1] + moov[3]])
+    shift = len(moov_bytes)
+    stco = mp4_find(moov_bytes, [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stco"])
+    n = struct.unpack(">I", moov_bytes[stco + 12:stco + 16])[0]
+    for i in range(n):
+        p = stco + 16 + 4 * i
+        struct.pack_into(">I", moov_bytes, p, struct.unpack(">I", moov_bytes[p:p + 4])[0] + shift)
+    out = bytearray()
+    for typ, at, h, size in top:
+        if typ == b"moov":
+            continue
+        if typ == b"mdat":
+            out += moov_bytes
+        out += buf[at:at + size]
+    return out
+
+
+def mp4_cases(fixtures):
+    src = "mp4/aac-16000-1ch.3gp"
+    if not os.path.exists(os.path.join(fixtures, src)):
+        # generate.sh runs this script again after its MP4 section has made the sources.
+        return
+    orig = C.read(os.path.join(fixtures, src))
+    desc = src + " (moov moved before mdat, chunk offsets shifted)"
+    emit("mp4-moov-after-mdat.3gp", orig, src,
+         "the movie box follows the media data (ffmpeg's default layout), parsed as a pure stream with default options",
+         "mdat @%d before moov @%d" % (mp4_find(orig, [b"mdat"]), mp4_find(orig, [b"moov"])))
+    base = mp4_faststart(orig)
+    moov = mp4_find(base, [b"moov"])
+    trak = mp4_find(base, [b"moov", b"trak"])
+    stsz = mp4_find(base, [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stsz"])
+    stco = mp4_find(base, [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stco"])
+    udta = mp4_find(base, [b"moov", b"udta"])
+    emit("mp4-trunc-in-moov.3gp", base[:moov + 300], desc, "file truncated 300 bytes into the movie box",
+         "moov @%d" % moov)
+    b = bytearray(base)
+    moov_size = struct.unpack(">I", b[moov:moov + 4])[0]
+    struct.pack_into(">I", b, trak, moov_size)
+    emit("mp4-trak-past-moov.3gp", b, desc, "trak size set to the whole moov size: the track box ends past its parent",
+         "trak size field @%d" % trak)
+    b = bytearray(base)
+    struct.pack_into(">I", b, trak, 0)
+    emit("mp4-trak-size-0.3gp", b, desc,
+         "trak size 0 inside moov: runs to the end of its parent (it swallows the udta after it)",
+         "trak size field @%d" % trak)
+    b = bytearray(base)
+    mdat = mp4_find(base, [b"mdat"])
+    struct.pack_into(">I", b, mdat, 7)
+    emit("mp4-mdat-size-7.3gp", b, desc, "mdat size 7 (smaller than a box header)", "mdat size field @%d" % mdat)
+    b = bytearray(base)
+    struct.pack_into(">I", b, stsz + 16, 100000)
+    emit("mp4-stsz-count-huge.3gp", b, desc,
+         "stsz sample_count 100000 with a size table of 17 entries (the box holds 17)",
+         "stsz sample_count @%d" % (stsz + 16))
+    b = bytearray(base)
+    struct.pack_into(">II", b, stsz + 12, 200, 0xFFFFFFFF)
+    emit("mp4-stsz-constant-count-4g.3gp", b, desc,
+         "stsz constant sample_size 200 with sample_count 0xFFFFFFFF (nothing to allocate from, above maxPacketTableEntries)",
+         "stsz sample_size/sample_count @%d" % (stsz + 12))
+    b = bytearray(base)
+    struct.pack_into(">I", b, stco + 16, len(base) + 1000)
+    emit("mp4-chunk-offset-past-end.3gp", b, desc,
+         "the only chunk offset points 1000 bytes past the end of the file: no sample is ever reached",
+         "stco entry 0 @%d" % (stco + 16))
+    # Recursion bomb: 400 nested empty trak boxes (no tkhd) before the real track.
+    depth = 400
+    nest = b""
+    for _ in range(depth):
+        nest = struct.pack(">I4s", 8 + len(nest), b"trak") + nest
+    b = bytearray(base[:trak]) + nest + base[trak:]
+    struct.pack_into(">I", b, moov, moov_size + len(nest))
+    n = struct.unpack(">I", b[stco + len(nest) + 12:stco + len(nest) + 16])[0]
+    for i in range(n):
+        q = stco + len(nest) + 16 + 4 * i
+        struct.pack_into(">I", b, q, struct.unpack(">I", b[q:q + 4])[0] + len(nest))
+    emit("mp4-nested-trak-bomb.3gp", b, desc,
+         "%d trak boxes nested in each other (no tkhd) inserted before the real track; chunk offsets shifted" % depth,
+         "moov child @%d" % trak)
+    # Fragmented: the first fragment of the ffmpeg frag_keyframe+empty_moov fixture, trun count made huge.
+    fsrc = "mp4/aac-44100-2ch-frag.mp4"
+    frag = C.read(os.path.join(fixtures, fsrc))
+    top = mp4_boxes(frag, 0, len(frag))
+    keep = []
+    for box in top:
+        keep.append(box)
+        if box[0] == b"mdat":
+            break
+    f = bytearray(b"".join(frag[at:at + size] for _, at, _, size in keep))
+    # Keep 256 bytes of the fragment's media data (the defect stops the parse at the moof anyway).
+    mdat = mp4_find(f, [b"mdat"])
+    f = f[:mdat + 8 + 256]
+    struct.pack_into(">I", f, mdat, 8 + 256)
+    moof = mp4_find(f, [b"moof"])
+    trun = mp4_find(f, [b"moof", b"traf", b"trun"])
+    g = bytearray(f)
+    struct.pack_into(">I", g, trun + 12, 0x10000000)
+    emit("mp4-trun-count-huge.mp4", g, fsrc + " (first fragment, 256 bytes of its mdat)",
+         "trun sample_count 0x10000000 with per-sample sizes: the box holds far fewer",
+         "trun sample_count @%d (moof @%d)" % (trun + 12, moof))
+
+
 # ---------------------------------------------------------------------- unknown
 
 def unknown_cases():
@@ -627,6 +761,7 @@ def main():
     au_cases(a.fixtures)
     mpeg_cases(a.fixtures)
     adts_cases(a.fixtures)
+    mp4_cases(a.fixtures)
     unknown_cases()
     for spec in a.extra:
         f, src, defect, point = spec.split("|")

@@ -69,6 +69,7 @@ package final class EventRecorder {
     package var log = EventLog()
     private let input: [UInt8]?
     private let inputBase: Int64
+    private var oggBodies: OggPageBodies?
 
     /// Installs callbacks on `parser`. `input` (optional) is the whole stream: packets are checked
     /// against it at their absolute offsets (minus `inputBase`).
@@ -95,6 +96,9 @@ package final class EventRecorder {
                 if start < 0 || start + bytes.count > input.count
                     || !input[start..<(start + bytes.count)].elementsEqual(bytes)
                 {
+                    // An Ogg packet continued across pages: its pieces lie in consecutive page bodies.
+                    if oggBodies == nil { oggBodies = OggPageBodies(input) }
+                    if start >= 0, oggBodies?.matches(input, start: start, bytes: bytes) == true { continue }
                     if log.bytesMismatches.count < 5 {
                         log.bytesMismatches.append("packet \(batch.firstPacketIndex + Int64(i)) at \(offset) size \(bytes.count)")
                     }

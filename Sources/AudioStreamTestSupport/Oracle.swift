@@ -40,6 +40,8 @@ package struct Oracle: Sendable, Equatable {
         package var durationSum: Int64?
         /// End of the last packet (`pos + size`).
         package var lastEnd: Int64?
+        /// Every key of the summary (`skip_samples`, `discard_padding` when ffprobe reports them).
+        package var fields: [String: JSONValue] = [:]
     }
 
     /// One demuxer packet.
@@ -86,7 +88,7 @@ package struct Oracle: Sendable, Equatable {
         if case .object(let s)? = root["summary"] {
             summary = Summary(
                 packets: s["packets"]?.int.map(Int.init), firstPos: s["first_pos"]?.int, bytes: s["bytes"]?.int,
-                durationSum: s["duration_sum"]?.int, lastEnd: s["last_end"]?.int)
+                durationSum: s["duration_sum"]?.int, lastEnd: s["last_end"]?.int, fields: s)
         }
         var list: [Packet] = []
         switch root["packets"] {

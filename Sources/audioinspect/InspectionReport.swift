@@ -91,6 +91,8 @@ struct InspectionReport: Equatable {
     var diagnosticCount = 0
     /// What ended the parse, if it failed.
     var failure: Failure?
+    /// The tracks of a multi-track container (MP4), empty otherwise.
+    var tracks: [TrackInfo] = []
 
     /// The duration rule (documented in `docs/cli.md`):
     ///
@@ -147,7 +149,10 @@ struct InspectOptions: Equatable {
 
 /// Runs a parser over an input and collects an `InspectionReport`.
 final class Inspector {
-    private let parser = AudioStreamParser()
+    /// MP4 files whose `moov` follows the media data are read by holding the media back (up to the default
+    /// `maxBufferedBytes`), since a pipe cannot be rewound.
+    private let parser = AudioStreamParser(
+        options: ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
     private let options: InspectOptions
     private var packets: [InspectionReport.PacketRun] = []
 
@@ -258,6 +263,7 @@ final class Inspector {
         r.diagnostics = parser.diagnostics
         r.diagnosticCount = parser.diagnosticCount
         r.failure = failure
+        r.tracks = parser.tracks
         r.duration = InspectionReport.duration(
             packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: r.audioDataByteCount,
             bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)

@@ -258,6 +258,23 @@ extension InspectionReport {
                     diagnostics.map { .object([("offset", .int($0.byteOffset)), ("message", .string($0.message))]) })
             ),
         ]
+        if !tracks.isEmpty {
+            members.append(
+                (
+                    "tracks",
+                    .array(
+                        tracks.map { t in
+                            .object([
+                                ("id", .uint(UInt64(t.id))), ("handlerType", .string(t.handlerType)),
+                                ("sampleEntryType", t.sampleEntryType.map { .string($0) } ?? .null),
+                                ("timescale", .uint(UInt64(t.timescale))), ("duration", .uint(t.duration)),
+                                ("sampleCount", .int(t.sampleCount)),
+                                ("language", t.language.map { .string($0) } ?? .null),
+                                ("parsed", .bool(t.isSelected)), ("chapters", .bool(t.isChapterTrack)),
+                            ])
+                        })
+                ))
+        }
         if let failure {
             members.append(
                 (

@@ -7,6 +7,17 @@ extension InspectionReport {
     /// - Parameters:
     ///   - output: where to write.
     ///   - includePackets: also write the packet table (`--packets`).
+    /// One track of a multi-track container: `#ID handler entry, timescale, duration, samples, language`, and
+    /// whether it is the parsed track or its chapter track.
+    static func trackLine(_ t: TrackInfo) -> String {
+        var text = "#\(t.id) \(t.handlerType) \(t.sampleEntryType ?? "-"), timescale \(t.timescale), "
+            + "duration \(t.duration), \(t.sampleCount) samples"
+        if let language = t.language { text += ", \(language)" }
+        if t.isSelected { text += " (parsed)" }
+        if t.isChapterTrack { text += " (chapters)" }
+        return text
+    }
+
     func writeText(to output: inout some TextOutputStream, includePackets: Bool) {
         var lines: [(String, [String])] = []
         func add(_ label: String, _ values: [String]) { lines.append((label, values.isEmpty ? ["none"] : values)) }
@@ -14,6 +25,9 @@ extension InspectionReport {
 
         add("Source", source == "-" ? "standard input" : source)
         add("File type", fileType.map { "\($0) (\(Self.fileTypeName($0)))" } ?? "unknown")
+        if !tracks.isEmpty {
+            add("Tracks", tracks.map(Self.trackLine))
+        }
         if let f = dataFormat {
             add("Data format", [Self.formatSummary(f), Self.formatFields(f)])
         } else {
@@ -158,6 +172,7 @@ extension InspectionReport {
             .mp1: "MPEG Layer I", .aacADTS: "AAC ADTS", .mpeg4: "MPEG-4", .m4a: "MPEG-4 audio",
             .m4b: "MPEG-4 audiobook",
             .threeGP: "3GPP", .threeGP2: "3GPP2", .flac: "FLAC", .ogg: "Ogg", .ac3: "AC-3", .amr: "AMR",
+            .quickTime: "QuickTime",
         ]
         return names[t] ?? "container"
     }

@@ -31,7 +31,8 @@ struct AllFixturesJSONTests {
             guard line.hasPrefix("  \""), let end = line.dropFirst(3).firstIndex(of: "\"") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         }
-        let expected = Self.documentedKeys + (whole.failure == nil ? [] : ["error"])
+        // `tracks` only for multi-track containers (MP4), `error` only on failure.
+        let expected = Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.failure == nil ? [] : ["error"])
         #expect(keys == expected)
     }
 }

@@ -8,6 +8,12 @@ enum ParseStep: Equatable {
     /// Discard this many bytes from the current position without buffering them (they may arrive in
     /// later chunks), then call `step` again.
     case skip(Int64)
+    /// The parser needs the bytes from this absolute stream offset next (an MP4 `moov` after the media
+    /// data, when `ParserOptions.allowsByteRangeRequests` is set). The format parser announces
+    /// `requestedByteOffset` first. An offset at or after the current position is reached by skipping
+    /// the bytes in between (the caller may also jump there with `.discontinuity`); an earlier offset
+    /// drops what is readable and waits for the caller to feed from that offset with `.discontinuity`.
+    case request(Int64)
 }
 
 /// A per-format state machine driven by `AudioStreamParser`.
@@ -35,6 +41,12 @@ protocol FormatParser {
     /// Prepares to continue with packet `packet`, whose bytes start `byteOffset` bytes after the data
     /// offset. Returns false when the parser cannot continue there (it has not reached the audio data).
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool
+    /// The tracks of a multi-track container (MP4), the parsed one marked selected; empty otherwise.
+    var tracks: [TrackInfo] { get }
+}
+
+extension FormatParser {
+    var tracks: [TrackInfo] { [] }
 }
 
 /// A content probe for one container.

@@ -5,6 +5,10 @@ enum FormatRegistry {
         AIFFParser.probe,
         CAFParser.probe,
         NeXTParser.probe,
+        OggParser.probe,
+        FLACParser.probe,
+        // ISO base media / QuickTime: a box type at offset 4 ('ftyp', or 'moov', 'mdat', … without ftyp).
+        MP4Parser.probe,
         // One or more leading ID3v2 tags: read them, then detect the container after them. It decides
         // on the first 10 bytes, before any probe that would skip the tags itself.
         ID3v2PrefixParser.probe,

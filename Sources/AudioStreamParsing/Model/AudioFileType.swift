@@ -25,6 +25,7 @@
 /// | `flac`       | `kAudioFileFLACType`            | `flac` |
 /// | `latmInLOAS` | `kAudioFileLATMInLOASType`      | `loas` |
 /// | `ogg`        | none (private to this library)  | `ogg ` |
+/// | `quickTime`  | none (private to this library)  | `qt  ` |
 ///
 /// Apple defines no Ogg type; `ogg` uses the private value `'ogg '` (0x6F676720), documented in
 /// `docs/coreaudio-mapping.md`.
@@ -81,6 +82,9 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let latmInLOAS = Self("loas")
     /// Ogg (RFC 3533). Private value `'ogg '`: CoreAudio has no Ogg file type.
     public static let ogg = Self("ogg ")
+    /// A QuickTime movie (`ftyp` major brand `qt  `, or an MP4-style file without `ftyp`). Private value
+    /// `'qt  '` (0x71742020): CoreAudio's AudioFileStream has no QuickTime type.
+    public static let quickTime = Self("qt  ")
 
     /// The four characters, e.g. `WAVE`.
     public var description: String { FourCharCode.string(rawValue) }

@@ -83,6 +83,10 @@ public struct AudioStreamPropertyID: RawRepresentable, Hashable, Sendable, Custo
     public static let bitRate = Self("brat")
     /// `kAudioFileStreamProperty_InfoDictionary`: metadata (see `AudioMetadata`).
     public static let infoDictionary = Self("info")
+    /// The absolute byte offset the parser needs next (`AudioStreamParser.requestedByteOffset`), announced
+    /// when `ParserOptions.allowsByteRangeRequests` is set. Private to this library (CoreAudio has no such
+    /// property): `'rqof'`.
+    public static let requestedByteOffset = Self("rqof")
 
     /// Every property ID CoreAudio defines for Audio File Stream Services, in header order.
     public static let allKnown: [AudioStreamPropertyID] = [

@@ -33,6 +33,8 @@ public enum AudioStreamPropertyValue: Hashable, Sendable {
     case restrictsRandomAccess(Bool)
     /// `doff`
     case dataOffset(Int64)
+    /// `rqof` (private to this library): feed the stream from this absolute offset next.
+    case requestedByteOffset(Int64)
 
     /// The property this value belongs to.
     public var id: AudioStreamPropertyID {
@@ -53,6 +55,7 @@ public enum AudioStreamPropertyValue: Hashable, Sendable {
         case .metadata: return .infoDictionary
         case .restrictsRandomAccess: return .restrictsRandomAccess
         case .dataOffset: return .dataOffset
+        case .requestedByteOffset: return .requestedByteOffset
         }
     }
 
@@ -77,6 +80,7 @@ public enum AudioStreamPropertyValue: Hashable, Sendable {
         case .restrictsRandomAccess: return 13
         case .dataOffset: return 14
         case .readyToProducePackets: return 15
+        case .requestedByteOffset: return 16
         }
     }
 }
@@ -115,6 +119,8 @@ public struct StreamProperties: Hashable, Sendable {
     public var dataOffset: Int64?
     /// `redy`
     public var isReadyToProducePackets = false
+    /// `rqof` (private): the absolute offset the parser asked to be fed from last.
+    public var requestedByteOffset: Int64?
 
     /// Empty: nothing known.
     public init() {}
@@ -138,6 +144,7 @@ public struct StreamProperties: Hashable, Sendable {
         case .metadata(let v): metadata = v
         case .restrictsRandomAccess(let v): restrictsRandomAccess = v
         case .dataOffset(let v): dataOffset = v
+        case .requestedByteOffset(let v): requestedByteOffset = v
         }
     }
 
@@ -160,6 +167,7 @@ public struct StreamProperties: Hashable, Sendable {
         case .infoDictionary: return metadata.map { .metadata($0) }
         case .restrictsRandomAccess: return restrictsRandomAccess.map { .restrictsRandomAccess($0) }
         case .dataOffset: return dataOffset.map { .dataOffset($0) }
+        case .requestedByteOffset: return requestedByteOffset.map { .requestedByteOffset($0) }
         default: return nil
         }
     }

@@ -57,6 +57,11 @@ public final class AudioStreamParser {
     private var inCallback = false
     private var isFinished = false
     private var seekPending = false
+    /// The offset of the last `ParseStep.request`, until the next `.discontinuity` (which then starts there)
+    /// or seek.
+    private var requestPending: Int64?
+    /// The pending request was at or ahead of the position when it was made (reached by skipping).
+    private var requestIsForward = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -84,7 +89,16 @@ public final class AudioStreamParser {
     /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
     public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
         try checkUsable(finishing: false)
-        if flags.contains(.discontinuity) && !seekPending {
+        if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
+            // The caller follows the parser's request: these bytes start at the requested offset. A forward
+            // request the stream already reached by skipping: the bytes up to where the parser is are replayed,
+            // so they are skipped again.
+            let reached = context.window.position
+            context.window.reset(at: requested)
+            needed = 0
+            skipRemaining = requestIsForward && reached > requested ? reached - requested + skipRemaining : 0
+            requestPending = nil
+        } else if flags.contains(.discontinuity) && !seekPending {
             let resume = context.window.position + Int64(context.window.pendingRemaining)
             context.window.reset(at: resume)
             needed = 0
@@ -206,6 +220,19 @@ public final class AudioStreamParser {
             case .skip(let n):
                 needed = 0
                 skipRemaining = max(0, n)
+            case .request(let offset):
+                needed = 0
+                requestPending = offset
+                let position = context.window.position
+                requestIsForward = offset >= position
+                if offset >= position {
+                    skipRemaining = offset - position
+                } else {
+                    // Behind us: drop what is readable and wait for the caller to feed from `offset`.
+                    context.window.consume(context.window.readable)
+                    deliver()
+                    return
+                }
             }
             if context.shouldDeliver { deliver() }
         }
@@ -330,6 +357,7 @@ public final class AudioStreamParser {
         context.resetEmissionTotals()
         needed = 0
         skipRemaining = 0
+        requestPending = nil
         isFinished = false
         seekPending = true
         return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
@@ -360,6 +388,7 @@ public final class AudioStreamParser {
             .readyToProducePackets, .fileFormat, .dataFormat, .formatList, .magicCookieData, .audioDataByteCount,
             .audioDataPacketCount, .maximumPacketSize, .dataOffset, .channelLayout, .restrictsRandomAccess,
             .packetTableInfo, .packetSizeUpperBound, .averageBytesPerPacket, .bitRate, .infoDictionary,
+            .requestedByteOffset,
         ]
         guard stored.contains(id) else {
             throw AudioStreamError(
@@ -404,6 +433,14 @@ public final class AudioStreamParser {
     public var metadata: AudioMetadata? { properties.metadata }
     /// `rrap`
     public var restrictsRandomAccess: Bool? { properties.restrictsRandomAccess }
+    /// `rqof` (private to this library): the absolute offset to feed from next, when
+    /// `ParserOptions.allowsByteRangeRequests` is set and the parser needs bytes elsewhere (an MP4 `moov`
+    /// after the media data, then the media data again). Feed from there with `.discontinuity`; an offset
+    /// ahead of what was fed may also be reached by feeding on without the flag.
+    public var requestedByteOffset: Int64? { properties.requestedByteOffset }
+    /// The tracks of a multi-track container (MP4), known once its header (`moov`) was parsed; empty for
+    /// single-stream containers. Choose another audio track with `ParserOptions.trackID`.
+    public var tracks: [TrackInfo] { format?.tracks ?? [] }
 
     /// Packets emitted since creation or the last seek.
     public var parsedPacketCount: Int64 { context.emittedPackets }

@@ -138,6 +138,27 @@ struct ParseContext {
         emittedFrames += frames
     }
 
+    /// Emits one packet whose bytes the format parser assembled itself because they are not contiguous
+    /// in the stream (an Ogg packet continued across pages: page headers lie between its pieces). The
+    /// bytes are copied once into the scratch buffer; `fileOffset` is the absolute offset of the packet's
+    /// first byte. Nothing is consumed.
+    mutating func emitAssembledPacket(_ bytes: [UInt8], fileOffset: Int64, variableFrames: UInt32, frames: Int64) {
+        closeRun()
+        let start = scratch.count
+        scratch.append(contentsOf: bytes)
+        let description = PacketDescription(
+            startOffset: 0, variableFramesInPacket: variableFrames, dataByteSize: UInt32(bytes.count))
+        descriptions.append(description)
+        events.append(
+            .packets(
+                PacketRun(
+                    source: .scratch(start), kind: .explicit, count: 1, byteCount: bytes.count,
+                    firstPacketIndex: nextPacketIndex, fileOffset: fileOffset,
+                    descriptionStart: descriptions.count - 1)))
+        countEmitted(packets: 1, bytes: bytes.count)
+        emittedFrames += frames
+    }
+
     private mutating func appendConstant(_ source: PacketRun.Source, count: Int, size: Int) {
         let bytes = count * size
         if var run = openRun, case .constant(let runSize) = run.kind, runSize == size,

@@ -26,6 +26,39 @@ enum HandDerived {
     }
 
     static let entries: [String: Entry] = [
+        // FLAC with an ID3v1 tag appended (id3lib `id3v2 -1`): ffprobe 5.1 splits native FLAC at frame
+        // headers, so its last packet runs to the end of the file and holds the 128-byte tag (1806 + 282 =
+        // 2088, the file size), and it shows no tags. The frames are the oracle's, the last one 128 bytes
+        // shorter: ID3v1 (id3.org "ID3v1") is the last 128 bytes, starting "TAG"; RFC 9639 §9.3: the
+        // frame ends with its CRC-16, which is 0 over the frame at 1806 + 154. Tags: generate.sh's values.
+        "flac/flac-12000-1ch-s16-id3v1.flac": Entry(
+            kind: .computed({
+                let fixture = FixtureCatalog.fixture("flac/flac-12000-1ch-s16-id3v1.flac")
+                var e = try ExpectedStream(oracle: fixture.oracle(), file: fixture.bytes())
+                guard var packets = e.packets, let last = packets.popLast() else {
+                    throw ExpectationError("no packets in the oracle")
+                }
+                e.packets = packets + [PacketSpan(offset: last.offset, size: last.size - 128)]
+                e.byteCount -= 128
+                e.info = [InfoKey.title: "V1 Title", InfoKey.artist: "V1 Artist", InfoKey.trackNumber: "2"]
+                e.source = "ffprobe oracle without the trailing 128-byte ID3v1 tag; tags from generate.sh"
+                return e
+            }),
+            why: "ffprobe 5.1 counts a trailing ID3v1 tag into the last FLAC packet and does not read it"),
+        // 32-bit FLAC (flac 1.4.2): ffprobe 5.1 finds the stream (flac, 48000 Hz, mono, s32) but returns 0
+        // packets. Frames from libFLAC's own analysis (`flac --analyze`, generate.sh's encoder): frame 0 at
+        // 152, 10024 bits = 1253 bytes, 4096 samples; frame 1 at 1405, 2232 bits = 279 bytes, 704 samples;
+        // 1405 + 279 = 1684 = the file size. 152 = 4 (fLaC) + 4 + 34 (STREAMINFO) + 4 + 18 (SEEKTABLE, one
+        // point) + 4 + 84 (VORBIS_COMMENT, last), block lengths as `metaflac --list` shows: the end of the
+        // metadata.
+        "flac/flac-48000-1ch-s32.flac": Entry(
+            kind: .stream(
+                ExpectedStream(
+                    format: .flac, sampleRate: 48000, channels: 1, pcm: nil, constantPacketSize: nil,
+                    dataOffset: 152, byteCount: 1532, frameCount: 4800,
+                    packets: [PacketSpan(offset: 152, size: 1253), PacketSpan(offset: 1405, size: 279)], info: [:],
+                    source: "hand-derived: flac --analyze (libFLAC) frame list")),
+            why: "ffprobe 5.1 cannot decode 32-bit FLAC: 0 packets"),
         // RF64 written to a pipe: ffmpeg cannot seek back, so ds64 stays all zero and the data chunk size
         // is 0xFFFFFFFF. ffprobe 5.1 finds the stream but returns 0 packets (Fixtures/README.md).
         // EBU Tech 3306 §3 (ds64): the real sizes live in ds64; with ds64 all zero and data size 0xFFFFFFFF
@@ -142,7 +175,33 @@ enum HandDerived {
                 try freeFormat(
                     "mpeg/mp2-44100-2ch-twolame-free.mp2", format: .mpegLayer2, first: 0, slots: 653, packets: 39)
             }, why: "ffprobe 5.1 fails on free format (Invalid frame size)"),
+        // Chained Ogg (RFC 3533 §4): the files are `cat` of two fixtures (generate.sh), so the stream is the
+        // first file's packets followed by the second's, shifted by the first file's length. ffprobe cannot
+        // read chains (it keeps the first link's format; ffprobe-oracle.md). The format announced last is the
+        // second link's; dataOffset is the first link's.
+        "ogg/vorbis-chained-44100-2ch-22050-1ch.ogg": Entry(
+            kind: .computed { try chainedOgg("ogg/vorbis-44100-2ch-oggenc.ogg", "ogg/vorbis-22050-1ch-oggenc.ogg") },
+            why: "ffprobe cannot read chained Ogg"),
+        "ogg/opus-chained-2ch-1ch.opus": Entry(
+            kind: .computed {
+                try chainedOgg("ogg/opus-48000-2ch-64k-opusenc.opus", "ogg/opus-16000-1ch-16k-opusenc.opus")
+            }, why: "ffprobe cannot read chained Ogg"),
     ]
+
+    /// Two Ogg files concatenated: each link's expectation from its own oracle, the second shifted.
+    static func chainedOgg(_ first: String, _ second: String) throws -> ExpectedStream {
+        let a = FixtureCatalog.fixture(first)
+        let b = FixtureCatalog.fixture(second)
+        let e1 = try ExpectedStream(oracle: a.oracle(), file: a.bytes())
+        let e2 = try ExpectedStream(oracle: b.oracle(), file: b.bytes()).shifted(by: Int64(try a.bytes().count))
+        var e = e2
+        e.dataOffset = e1.dataOffset
+        e.byteCount = e1.byteCount + e2.byteCount
+        e.frameCount = e1.frameCount + e2.frameCount
+        e.packets = (e1.packets ?? []) + (e2.packets ?? [])
+        e.source = "oracles of \(first) and \(second), the second shifted by the first's length"
+        return e
+    }
 
     /// A free-format MPEG-1 44.1 kHz stereo stream of 1152-sample frames: `packets` frames of `slots` bytes
     /// (+ 1 when the header's padding bit is set) from `first` to the end of the file, each checked to start

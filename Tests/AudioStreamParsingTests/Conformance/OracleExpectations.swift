@@ -168,6 +168,10 @@ extension ExpectedStream {
         }
         var packets: [PacketSpan] = []
         var adtsFrames: Int64 = 0
+        let ogg = oracle.formatName == "ogg" ? try OggPacketLayout(file) : nil
+        if let ogg, ogg.audio.count != oracle.packets.count {
+            throw ExpectationError("the pages hold \(ogg.audio.count) audio packets, the oracle \(oracle.packets.count)")
+        }
         for (i, p) in oracle.packets.enumerated() {
             guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
             if let unit {
@@ -190,6 +194,14 @@ extension ExpectedStream {
                 // the next frame's packet; ours is the frame alone (the packet's tail, docs/formats/mpeg-audio.md).
                 let frame = try MPEGFrame.last(in: file, packetAt: pos, size: p.size, index: i)
                 packets.append(PacketSpan(offset: frame, size: pos + p.size - frame))
+            } else if let ogg {
+                // Ogg: `pos` is the page where the packet begins (ffprobe-oracle.md); the packet itself begins
+                // where the page's lacing puts it.
+                let start = ogg.audio[ogg.audio.startIndex + i]
+                guard start.page == pos else {
+                    throw ExpectationError("oracle packet \(i) at page \(pos), the lacing puts it on page \(start.page)")
+                }
+                packets.append(PacketSpan(offset: start.offset, size: p.size))
             } else {
                 packets.append(PacketSpan(offset: pos, size: p.size))
             }
@@ -198,6 +210,14 @@ extension ExpectedStream {
         if oracle.formatName == "aac" {
             // ffprobe counts 1024 per frame even for a multi-block frame; the headers say how many blocks.
             frames = adtsFrames
+        } else if oracle.formatName == "ogg", let d = summary.durationSum,
+            stream.codecName == "opus" || stream.codecName == "vorbis"
+        {
+            // Opus and Vorbis in Ogg: ffprobe shortens the last packet's duration to the final granule
+            // position (its discard_padding; 2^32-wrapped when that makes it negative). Our packets carry
+            // their nominal durations, so add the padding back.
+            let sum = d >= 1 << 31 ? d - (1 << 32) : d
+            frames = sum + (summary.fields["discard_padding"]?.int ?? 0)
         } else if let d = summary.durationSum {
             frames = d
         } else if let d = stream.fields["duration_ts"]?.int, stream.fields["time_base"]?.string == "1/\(rate)" {

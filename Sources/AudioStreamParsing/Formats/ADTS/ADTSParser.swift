@@ -222,7 +222,7 @@ struct ADTSParser: FormatParser {
                 continue
             case .skip(let n):
                 context.window.consume(Int(min(n, Int64(context.window.readable))))
-            case .needMoreData:
+            case .needMoreData, .request:
                 break loop
             }
         }

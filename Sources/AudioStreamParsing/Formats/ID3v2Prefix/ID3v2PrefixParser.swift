@@ -136,6 +136,8 @@ struct ID3v2PrefixParser: FormatParser {
 
     var packetMap: PacketMap { container?.packetMap ?? .unknown }
 
+    var tracks: [TrackInfo] { container?.tracks ?? [] }
+
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         container?.prepareForSeek(toPacket: packet, byteOffset: byteOffset) ?? false
     }

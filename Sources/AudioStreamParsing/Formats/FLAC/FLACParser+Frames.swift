@@ -1,0 +1,325 @@
+extension FLACParser {
+    /// The largest frame accepted: every subframe verbatim at one bit more than the sample size (a side
+    /// channel), plus subframe headers, the frame header and footer (RFC 9639 §9.2, §9.3), within the
+    /// packet and buffering limits.
+    func frameBound(_ limits: ParserLimits) -> Int {
+        min(theoreticalFrameBound, limits.maxPacketBytes, limits.maxBufferedBytes - FLACFrameHeader.maximumSize)
+    }
+
+    /// The largest frame STREAMINFO allows, without the limits.
+    var theoreticalFrameBound: Int {
+        guard let info = streamInfo else { return FLACFrameHeader.maximumSize + 3 }
+        let bits = Int(info.maximumBlockSize) * Int(info.channels) * (Int(info.bitsPerSample) + 1)
+        return max(FLACFrameHeader.maximumSize + 3, bits / 8 + Int(info.channels) * 8 + FLACFrameHeader.maximumSize + 2)
+    }
+
+    /// Looks for a frame header from where the search stopped, dropping junk as it goes.
+    mutating func stepSearch(_ search: inout Search, _ context: inout ParseContext) -> ParseStep {
+        guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
+        var i = search.offset
+        while true {
+            let window = context.window
+            guard let j = window.firstIndex(of: 0xFF, from: i, to: window.readable) else {
+                skipJunk(window.readable, &search, &context)
+                state = .searching(search)
+                return .needMoreData(atLeast: 1)
+            }
+            switch FLACFrameHeader.decode(window, at: j, streamInfo: info, variable: isVariable) {
+            case .needMoreData(let n):
+                if window.isFinal {
+                    i = j + 1
+                    continue
+                }
+                skipJunk(j, &search, &context)
+                state = .searching(search)
+                return .needMoreData(atLeast: n)
+            case .invalid:
+                i = j + 1
+            case .valid(let header):
+                skipJunk(j, &search, &context)
+                reportSkipped(search, &context)
+                let expected = expectedNumber.map { $0 == header.number } ?? false
+                state = .frame(FrameScan(header: header, tentative: !expected))
+                return .continue
+            }
+        }
+    }
+
+    /// Drops `count` bytes at the position as junk.
+    private func skipJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
+        search.offset = 0
+        guard count > 0 else { return }
+        if search.skippedStart == nil { search.skippedStart = context.window.position }
+        search.skipped += Int64(count)
+        context.window.consume(count)
+    }
+
+    /// One diagnostic for a run of skipped bytes.
+    func reportSkipped(_ search: Search, _ context: inout ParseContext) {
+        guard search.skipped > 0, let start = search.skippedStart else { return }
+        context.diagnose(
+            at: start, "flac: skipped \(search.skipped) bytes without a valid frame header at \(start) \(search.cause)")
+    }
+
+    /// Runs the CRC-16 of the frame at the position over the bytes that arrived, checking every sync
+    /// code on the way for the next frame's header.
+    mutating func stepFrame(
+        _ scan: inout FrameScan, _ context: inout ParseContext
+    ) throws(AudioStreamError) -> ParseStep {
+        guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
+        let window = context.window
+        let bound = frameBound(context.limits)
+        let soft = info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound
+        let minimum = scan.header.length + 3
+        var i = scan.scanned
+        var crc = scan.crc
+        while true {
+            let limit = min(window.readable, (scan.suspect == nil ? bound : soft) + 1)
+            if i < limit {
+                // The CRC up to the next 0xFF (a possible sync code).
+                var stop = false
+                var position = i
+                var running = crc
+                FLACCRC.table16.withUnsafeBufferPointer { table in
+                    window.withContiguousSegments(at: i, count: limit - i) { segment in
+                        guard !stop else { return }
+                        var k = 0
+                        let n = segment.count
+                        while k < n {
+                            let b = segment[k]
+                            if b == 0xFF {
+                                stop = true
+                                break
+                            }
+                            running = running << 8 ^ table[Int(UInt8(truncatingIfNeeded: running >> 8) ^ b)]
+                            k += 1
+                        }
+                        position += k
+                    }
+                }
+                i = position
+                crc = running
+                if stop {
+                    if i >= minimum {
+                        let variable = scan.header.isVariable
+                        switch FLACFrameHeader.decode(window, at: i, streamInfo: info, variable: variable) {
+                        case .needMoreData(let n) where !window.isFinal:
+                            scan.scanned = i
+                            scan.crc = crc
+                            state = .frame(scan)
+                            return .needMoreData(atLeast: i + n)
+                        case .valid(let next):
+                            if crc == 0 && next.number > scan.header.number {
+                                if !scan.tentative && next.number != scan.header.nextNumber {
+                                    context.diagnose(
+                                        at: window.position + Int64(i),
+                                        "flac: frame numbers jump from \(scan.header.number) to \(next.number)")
+                                }
+                                emitFrame(scan.header, size: i, &context)
+                                state = .frame(FrameScan(header: next, tentative: false))
+                                return .continue
+                            }
+                            if next.number > scan.header.number && scan.suspect == nil {
+                                scan.suspect = i
+                            }
+                        default:
+                            break
+                        }
+                    }
+                    crc = FLACCRC.crc16(crc, 0xFF)
+                    i += 1
+                    continue
+                }
+            }
+            // Everything readable (or up to the bound) is scanned.
+            if let suspect = scan.suspect, i > soft {
+                return abandonFrame(scan, before: suspect, &context)
+            }
+            if i > bound {
+                if bound < theoreticalFrameBound && !scan.tentative {
+                    throw context.error(
+                        .limitExceeded, "flac: a frame longer than maxPacketBytes/maxBufferedBytes (\(bound) bytes)")
+                }
+                return abandonFrame(scan, before: min(i, window.readable), &context)
+            }
+            scan.scanned = i
+            scan.crc = crc
+            state = .frame(scan)
+            return .needMoreData(atLeast: window.readable + 1)
+        }
+    }
+
+    /// No frame end was found before a later frame header (`end` = its offset) or within the bound:
+    /// the frame's bytes fail the CRC-16. When the CRC-16 comes out 0 somewhere before `end` the frame
+    /// ends there (what follows it is damaged and left to the search); otherwise one byte is dropped
+    /// and the search resumes after the sync code, so a frame inside the damaged bytes is still found.
+    private mutating func abandonFrame(
+        _ scan: FrameScan, before end: Int, _ context: inout ParseContext
+    ) -> ParseStep {
+        let start = context.window.position
+        if let zero = Self.firstZeroCRC(context.window, from: scan.header.length + 3, to: end) {
+            emitFrame(scan.header, size: zero, &context)
+        } else {
+            context.diagnose(
+                "flac: the frame at \(start) fails its footer CRC-16 (no frame end before \(start + Int64(end))); "
+                    + "it is not a packet; resynchronising")
+            context.window.consume(1)
+        }
+        state = .searching(Search(cause: "after a damaged frame"))
+        return .continue
+    }
+
+    /// The first offset in `minimum...end` at which the CRC-16 of the bytes from the position is 0.
+    static func firstZeroCRC(_ window: InputWindow, from minimum: Int, to end: Int) -> Int? {
+        guard end >= minimum else { return nil }
+        var crc: UInt16 = 0
+        var position = 0
+        var found: Int?
+        window.withContiguousSegments(at: 0, count: end) { segment in
+            guard found == nil else { return }
+            for b in segment {
+                crc = FLACCRC.crc16(crc, b)
+                position += 1
+                if crc == 0 && position >= minimum {
+                    found = position
+                    return
+                }
+            }
+        }
+        return found
+    }
+
+    /// At the end of the stream: the frame at the position ends at the end when its CRC-16 is 0 there;
+    /// or where tags that end the stream begin (ID3v1, APEv2, Lyrics3v2, an appended ID3v2: found by
+    /// `TrailingTagLocator`), when its CRC-16 is 0 there — the tags are then read and announced; or
+    /// where its CRC-16 last comes out 0 when only zero bytes follow. Otherwise it is truncated or
+    /// damaged and dropped.
+    mutating func finishFrame(_ scan: FrameScan, _ context: inout ParseContext) {
+        let window = context.window
+        let readable = window.readable
+        let minimum = scan.header.length + 3
+        let held = window.peekBytes(count: readable) ?? []
+        var zeros: Set<Int> = []
+        var crc: UInt16 = 0
+        for (i, b) in held.enumerated() {
+            crc = FLACCRC.crc16(crc, b)
+            if crc == 0 && i + 1 >= minimum { zeros.insert(i + 1) }
+        }
+        let start = window.position
+        if zeros.contains(readable) {
+            emitFrame(scan.header, size: readable, &context)
+            return
+        }
+        let layout = TrailingTagLocator.locate(in: held)
+        if layout.start < readable && zeros.contains(layout.start) {
+            emitFrame(scan.header, size: layout.start, &context)
+            var tags = TrailingTags()
+            let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
+                (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
+            ]
+            for case (let kind, let range?) in ranges where range.lowerBound >= layout.start {
+                let keep = range.count <= context.limits.maxTagBytes
+                tags.append(
+                    .init(
+                        kind: kind, offset: start + Int64(range.lowerBound), byteCount: Int64(range.count),
+                        bytes: keep ? Array(held[range]) : []))
+            }
+            context.window.consume(readable - layout.start)
+            if let trailing = tags.metadata(limits: context.limits) {
+                context.announce(.metadata(metadata.merging(trailing)))
+            }
+            return
+        }
+        if let end = zeros.max(), held[end...].allSatisfy({ $0 == 0 }) {
+            emitFrame(scan.header, size: end, &context)
+            context.diagnose("flac: \(readable - end) zero bytes after the last frame ignored")
+            context.window.consume(readable - end)
+            return
+        }
+        context.diagnose(
+            at: start,
+            "flac: the last frame at \(start) (\(readable) bytes) fails its footer CRC-16: truncated or damaged; "
+                + "dropped")
+        context.window.consume(readable)
+    }
+
+    /// Emits the frame at the position (`size` bytes, readable) as one packet.
+    mutating func emitFrame(_ header: FLACFrameHeader, size: Int, _ context: inout ParseContext) {
+        let start = context.window.position
+        let fpp = framesPerPacket
+        if resyncIndex { resynchroniseIndex(header, &context) }
+        let index = context.nextPacketIndex
+        context.emitPacket(
+            size: size, variableFrames: header.blockSize == fpp ? 0 : UInt32(header.blockSize),
+            frames: Int64(header.blockSize))
+        if isVariable == nil { isVariable = header.isVariable }
+        expectedNumber = header.nextNumber
+        guard indicesExact && index == totals.packets else { return }
+        let recorded = max(0, packetOffsets.count - 1)
+        if recorded == totals.packets && recorded < context.limits.maxPacketTableEntries {
+            let relative = start - dataOffset
+            if packetOffsets.isEmpty {
+                packetOffsets = [relative]
+                packetFrames = [0]
+            } else {
+                packetOffsets[packetOffsets.count - 1] = relative
+            }
+            packetOffsets.append(relative + Int64(size))
+            packetFrames.append(totals.frames + Int64(header.blockSize))
+        }
+        totals.packets += 1
+        totals.frames += Int64(header.blockSize)
+        totals.bytes += Int64(size)
+        totals.maximumPacketSize = max(totals.maximumPacketSize, size)
+        totals.end = start + Int64(size)
+    }
+
+    /// The first frame after a seek or discontinuity says which packet it is when the stream has a
+    /// fixed block size: frame number n is packet n. The packet index then continues exactly. (A
+    /// variable-blocksize frame carries a sample number, which names no packet: the index stays the one
+    /// the seek assumed.)
+    private mutating func resynchroniseIndex(_ header: FLACFrameHeader, _ context: inout ParseContext) {
+        resyncIndex = false
+        guard framesPerPacket > 0, !header.isVariable, header.number < UInt64(Int64.max) else { return }
+        let index = Int64(header.number)
+        if index != context.nextPacketIndex {
+            context.diagnose("flac: the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
+        }
+        context.nextPacketIndex = index
+        // Back on the parsed-in-order frontier when the frame continues it.
+        indicesExact = index <= totals.packets
+    }
+
+    /// The geometry known so far: exact offsets of the frames parsed in order, SEEKTABLE points, and the
+    /// average frame size for the rest.
+    func makePacketMap() -> PacketMap {
+        let fpp = Int64(framesPerPacket)
+        var map = PacketMap(
+            framesPerPacket: fpp > 0 ? fpp : nil, packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets,
+            packetFrames: fpp > 0 || packetFrames.isEmpty ? nil : packetFrames,
+            packetCount: finalPacketCount ?? declaredPacketCount)
+        if totals.packets > 0 {
+            map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
+        } else if let info = streamInfo, info.maximumFrameSize > 0 {
+            map.estimatedBytesPerPacket = Double(info.minimumFrameSize + info.maximumFrameSize) / 2
+        }
+        if fpp > 0, let table = seekTable, !table.points.isEmpty {
+            // Fixed blocking: packet n starts at sample n × blockSize; a seek point there gives its offset.
+            map.estimatedByteOffset = { packet in
+                let (sample, overflow) = UInt64(max(0, packet)).multipliedReportingOverflow(by: UInt64(fpp))
+                guard !overflow, let point = table.point(atOrBefore: sample), point.sample == sample,
+                    point.offset < UInt64(Int64.max)
+                else { return nil }
+                return Int64(point.offset)
+            }
+            map.estimatedPacket = { byte in
+                guard byte >= 0, let point = table.point(atOrBeforeOffset: UInt64(byte)),
+                    point.sample % UInt64(fpp) == 0, point.sample / UInt64(fpp) < UInt64(Int64.max)
+                else { return nil }
+                return PacketPosition(
+                    packet: Int64(point.sample / UInt64(fpp)), offsetInPacket: byte - Int64(point.offset))
+            }
+        }
+        return map
+    }
+}

@@ -1,0 +1,298 @@
+/// The per-codec half of `MP4AudioSampleEntry.decode`: one function per entry family.
+struct EntryDecoder {
+    let description: MP4SoundDescription
+    let children: MP4ChildBoxes
+    let wave: MP4ChildBoxes?
+    let limits: ParserLimits
+
+    /// A configuration box from the entry, or from its QuickTime `wave` box.
+    func child(_ type: UInt32) -> MP4ChildBoxes.Box? { children.first(type) ?? wave?.first(type) }
+
+    var entryName: String { FourCharCode.string(description.format) }
+
+    /// The format the entry really holds: its type, or `frma` inside `wave` for a generic type.
+    var realFormat: UInt32 {
+        if let frma = wave?.first(MP4Code.frma), frma.body.count >= 4 {
+            let named = MP4ChildBoxes.uint32(frma.body, frma.body.startIndex)
+            // Protected entries ('enca', 'drms') name the real format in frma; QuickTime repeats it.
+            if named != 0 { return named }
+        }
+        return description.format
+    }
+
+    mutating func decode() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        switch realFormat {
+        case MP4Code.mp4a: return try mpeg4Audio()
+        case MP4Code.mp3, MP4Code.mp3MS: return try mpegAudio(layer3Frames())
+        case MP4Code.alac: return try appleLossless()
+        case MP4Code.opus: return try opus()
+        case MP4Code.fLaC: return try flac()
+        case MP4Code.ac3, MP4Code.ec3: return try ac3()
+        case MP4Code.lpcm, MP4Code.twos, MP4Code.sowt, MP4Code.none, MP4Code.raw, MP4Code.in24, MP4Code.in32,
+            MP4Code.fl32, MP4Code.fl64, MP4Code.ulaw, MP4Code.alaw:
+            return try pcm(realFormat)
+        default:
+            throw MP4BoxError(
+                code: .unsupportedDataFormat,
+                reason: "mp4 (stsd): sample entry '\(FourCharCode.string(realFormat))' is not supported")
+        }
+    }
+
+    // MARK: Entry fields
+
+    /// The channel count of the entry; `invalidFile` when it is 0.
+    func channels() throws(MP4BoxError) -> UInt32 {
+        guard description.channelCount > 0 else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): channel count is zero")
+        }
+        return description.channelCount
+    }
+
+    /// The sample rate: `srat` (ISO AudioSampleEntryV1) when present, else the entry's; `invalidFile` when 0.
+    func sampleRate() throws(MP4BoxError) -> Double {
+        if let srat = children.first(MP4Code.srat), srat.body.count >= 8 {
+            let rate = MP4ChildBoxes.uint32(srat.body, srat.body.startIndex + 4)
+            if rate > 0 { return Double(rate) }
+        }
+        guard description.sampleRate > 0 else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): sample rate is zero")
+        }
+        return description.sampleRate
+    }
+
+    func entry(
+        _ format: StreamDescription, cookie: [UInt8]? = nil, layers: [FormatListItem] = [], layout: ChannelLayout? = nil
+    ) -> MP4AudioSampleEntry {
+        MP4AudioSampleEntry(
+            format: description.format, streamDescription: format, magicCookie: cookie, formatList: layers,
+            channelLayout: layout, averageBitRate: nil, maximumBitRate: nil)
+    }
+
+    static func compressed(
+        _ rate: Double, _ format: AudioFormat, frames: UInt32, _ channels: UInt32
+    ) -> StreamDescription {
+        StreamDescription(
+            sampleRate: rate, formatID: format, formatFlags: 0, bytesPerPacket: 0, framesPerPacket: frames,
+            bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+    }
+
+    // MARK: mp4a
+
+    /// `mp4a` + `esds`: the objectTypeIndication picks the codec (14496-1 Table 5, mp4ra.org).
+    func mpeg4Audio() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        guard let esds = child(MP4Code.esds) else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): no esds box")
+        }
+        let (config, esDescriptor) = try ESDescriptor.decodeESDS(esds.body)
+        var result: MP4AudioSampleEntry
+        switch config.objectTypeIndication {
+        case 0x40, 0x66, 0x67, 0x68:
+            result = try advancedAudioCoding(config, cookie: esDescriptor)
+        case 0x69, 0x6B:
+            // MPEG-2 (13818-3) or MPEG-1 (11172-3) audio; the layer is not signalled. MP3 is what
+            // these hold in practice (ffmpeg and Apple map both to MP3); 0x69 is the low-rate extension.
+            result = try mpegAudio(layer3Frames())
+        case 0xA5:
+            result = entry(Self.compressed(try sampleRate(), .ac3, frames: 1536, try channels()))
+        case 0xA6:
+            result = entry(Self.compressed(try sampleRate(), .enhancedAC3, frames: 1536, try channels()))
+        default:
+            let oti = FourCharCode.hex(UInt32(config.objectTypeIndication), digits: 2)
+            throw MP4BoxError(
+                code: .unsupportedDataFormat, reason: "mp4 (esds): objectTypeIndication 0x\(oti) is not supported")
+        }
+        if config.avgBitrate > 0 { result.averageBitRate = config.avgBitrate }
+        if config.maxBitrate > 0 { result.maximumBitRate = config.maxBitrate }
+        return result
+    }
+
+    /// AAC (and other MPEG-4 audio object types) from the AudioSpecificConfig in the DecoderSpecificInfo.
+    func advancedAudioCoding(
+        _ config: ESDescriptor.DecoderConfig, cookie: [UInt8]
+    ) throws(MP4BoxError) -> MP4AudioSampleEntry {
+        guard let info = config.decoderSpecificInfo else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): no DecoderSpecificInfo (AudioSpecificConfig)")
+        }
+        var asc: AudioSpecificConfig
+        if config.objectTypeIndication == 0x40 {
+            guard let decoded = AudioSpecificConfig(bytes: info) else {
+                throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): AudioSpecificConfig does not decode")
+            }
+            asc = decoded
+        } else {
+            // MPEG-2 AAC (13818-7): the DecoderSpecificInfo is an AudioSpecificConfig as well (14496-14 §3.1.2),
+            // with the profile given by the objectTypeIndication (0x66 Main, 0x67 LC, 0x68 SSR).
+            guard let decoded = AudioSpecificConfig(bytes: info) else {
+                throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): AudioSpecificConfig does not decode")
+            }
+            asc = decoded
+            asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
+        }
+        if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
+        if asc.extensionAudioObjectType == nil, let ext = AudioSpecificConfig.backwardCompatibleExtension(info) {
+            asc.extensionAudioObjectType = 5
+            asc.extensionSamplingFrequency = ext.sbrSamplingFrequency
+            asc.psPresent = ext.ps
+        }
+        let layers = try asc.formatListLayers()
+        let top = layers[0]
+        let layout = top.channelLayoutTag != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
+        return entry(top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
+    }
+
+    // MARK: MPEG audio
+
+    /// Layer III frames per packet at the entry's rate: 1152 (MPEG-1), 576 (MPEG-2/2.5, below 32 kHz).
+    func layer3Frames() throws(MP4BoxError) -> UInt32 { try sampleRate() < 32000 ? 576 : 1152 }
+
+    func mpegAudio(_ frames: UInt32) throws(MP4BoxError) -> MP4AudioSampleEntry {
+        entry(Self.compressed(try sampleRate(), .mpegLayer3, frames: frames, try channels()))
+    }
+
+    // MARK: alac
+
+    func appleLossless() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        guard let box = child(MP4Code.alac) else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): no alac configuration box")
+        }
+        let config = try ALACSpecificConfig(alacBoxBody: box.body)
+        let format = StreamDescription(
+            sampleRate: Double(config.sampleRate), formatID: .appleLossless, formatFlags: config.formatFlags,
+            bytesPerPacket: 0, framesPerPacket: config.frameLength, bytesPerFrame: 0,
+            channelsPerFrame: UInt32(config.numChannels), bitsPerChannel: 0)
+        var result = entry(format, cookie: config.bytes)
+        if config.avgBitRate > 0 { result.averageBitRate = config.avgBitRate }
+        return result
+    }
+
+    // MARK: Opus
+
+    func opus() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        guard let box = child(MP4Code.dOps) else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (Opus): no dOps box")
+        }
+        let dOps = try OpusSpecificBox(body: box.body)
+        // Opus always decodes at 48 kHz (RFC 6716 §2); packets last 2.5–120 ms, so frames vary.
+        let format = Self.compressed(48000, .opus, frames: 0, UInt32(dOps.outputChannelCount))
+        return entry(format, cookie: dOps.opusHead)
+    }
+
+    // MARK: FLAC
+
+    func flac() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        guard let box = child(MP4Code.dfLa) else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (fLaC): no dfLa box")
+        }
+        // dfLa: version 0, flags 0, then metadata blocks, STREAMINFO first (FLAC-in-ISOBMFF §3.3.2).
+        let body = Array(box.body)
+        guard body.count >= 8 + FLACStreamInfo.size, body[0] == 0 else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): no version-0 box with a STREAMINFO block")
+        }
+        let header = FLACMetadataBlockHeader(body[4], body[5], body[6], body[7])
+        guard header.type == .streamInfo, header.length >= FLACStreamInfo.size else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): first metadata block is not STREAMINFO")
+        }
+        switch FLACStreamInfo.decode(body[8...]) {
+        case .success(let info):
+            return entry(info.streamDescription, cookie: body)
+        case .failure(let error):
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): " + error.reason)
+        }
+    }
+
+    // MARK: AC-3, E-AC-3
+
+    func ac3() throws(MP4BoxError) -> MP4AudioSampleEntry {
+        let isEnhanced = realFormat == MP4Code.ec3
+        var specific: AC3SpecificBox?
+        if isEnhanced, let box = child(MP4Code.dec3) {
+            specific = try AC3SpecificBox(dec3: box.body)
+        } else if !isEnhanced, let box = child(MP4Code.dac3) {
+            specific = try AC3SpecificBox(dac3: box.body)
+        }
+        var rate = Double(specific?.sampleRate ?? 0)
+        if specific == nil { rate = try sampleRate() }
+        var channels = specific?.channelCount ?? 0
+        if specific == nil { channels = try self.channels() }
+        var result = entry(Self.compressed(rate, isEnhanced ? .enhancedAC3 : .ac3, frames: 1536, channels))
+        if let specific, specific.bitRateKbps > 0 {
+            let rate = specific.bitRateKbps * 1000
+            result.averageBitRate = rate
+            if !isEnhanced { result.maximumBitRate = rate }
+        }
+        return result
+    }
+
+    // MARK: PCM
+
+    /// The PCM family and the companded formats (QuickTime File Format, "Sound sample description",
+    /// table of audio data formats; `enda` in `wave`: 1 = little-endian).
+    func pcm(_ format: UInt32) throws(MP4BoxError) -> MP4AudioSampleEntry {
+        let rate = try sampleRate()
+        let channels = try channels()
+        // Safe: at most 8 bytes per sample; a count whose frame would not fit 32 bits is refused here,
+        // before StreamDescription.linearPCM multiplies (version 2 carries a 32-bit channel count).
+        guard Int(channels) * 8 <= min(limits.maxPacketBytes, Int(UInt32.max)) else {
+            throw MP4BoxError(
+                code: .limitExceeded, reason: "mp4 (\(entryName)): \(channels) channels exceed maxPacketBytes")
+        }
+        var littleEndian = false
+        if let enda = child(MP4Code.enda), let first = enda.body.first, enda.body.count >= 2 {
+            littleEndian = enda.body[enda.body.startIndex + 1] & 1 == 1 || first & 1 == 1
+        }
+        func linear(
+            _ bits: UInt32, float: Bool = false, bigEndian: Bool = true, signed: Bool = true
+        ) -> StreamDescription {
+            .linearPCM(
+                sampleRate: rate, channels: channels, validBits: bits, containerBits: (bits + 7) / 8 * 8,
+                isFloat: float, isBigEndian: bigEndian, isSigned: signed)
+        }
+        let result: StreamDescription
+        switch format {
+        case MP4Code.lpcm:
+            result = try lpcm(rate: rate, channels: channels)
+        case MP4Code.twos, MP4Code.none, MP4Code.sowt:
+            let bits = description.sampleSize
+            guard (1...32).contains(bits) else {
+                throw MP4BoxError(
+                    code: .invalidFile, reason: "mp4 (\(entryName)): sample size \(bits) is outside 1…32")
+            }
+            result = linear(bits, bigEndian: format != MP4Code.sowt && !littleEndian)
+        case MP4Code.raw: result = linear(8, signed: false)
+        case MP4Code.in24: result = linear(24, bigEndian: !littleEndian)
+        case MP4Code.in32: result = linear(32, bigEndian: !littleEndian)
+        case MP4Code.fl32: result = linear(32, float: true, bigEndian: !littleEndian)
+        case MP4Code.fl64: result = linear(64, float: true, bigEndian: !littleEndian)
+        default:
+            // ulaw, alaw: 8 bits per sample, one frame per packet.
+            result = StreamDescription(
+                sampleRate: rate, formatID: format == MP4Code.ulaw ? .uLaw : .aLaw, formatFlags: 0,
+                bytesPerPacket: channels, framesPerPacket: 1, bytesPerFrame: channels, channelsPerFrame: channels,
+                bitsPerChannel: 8)
+        }
+        guard Int(result.bytesPerPacket) <= limits.maxPacketBytes else {
+            throw MP4BoxError(
+                code: .limitExceeded, reason: "mp4 (\(entryName)): PCM frame larger than maxPacketBytes")
+        }
+        return entry(result)
+    }
+
+    /// Version 2 `lpcm`: formatSpecificFlags are CoreAudio's LPCM flags, constBytesPerAudioPacket is
+    /// the frame size and constLPCMFramesPerAudioPacket 1.
+    func lpcm(rate: Double, channels: UInt32) throws(MP4BoxError) -> StreamDescription {
+        guard let v2 = description.version2 else {
+            throw MP4BoxError(code: .invalidFile, reason: "mp4 (lpcm): not a version 2 sound description")
+        }
+        let bits = description.sampleSize
+        let (minimum, overflow) = channels.multipliedReportingOverflow(by: (bits + 7) / 8)
+        guard bits >= 1, bits <= 64, !overflow, v2.bytesPerPacket >= minimum, v2.framesPerPacket == 1 else {
+            throw MP4BoxError(
+                code: .invalidFile,
+                reason: "mp4 (lpcm): \(bits) bits, \(channels) channels and \(v2.bytesPerPacket) bytes per packet "
+                    + "do not fit")
+        }
+        return StreamDescription(
+            sampleRate: rate, formatID: .linearPCM, formatFlags: v2.flags, bytesPerPacket: v2.bytesPerPacket,
+            framesPerPacket: 1, bytesPerFrame: v2.bytesPerPacket, channelsPerFrame: channels, bitsPerChannel: bits)
+    }
+}

@@ -1,0 +1,55 @@
+/// The end of the stream.
+extension MP4Parser {
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        if case .awaitingRequest(let offset) = state {
+            throw context.error(
+                .notOptimized, "mp4: the stream ended without the requested bytes from offset \(offset)")
+        }
+        guard movie != nil else {
+            if !mediaBoxes.isEmpty {
+                throw context.error(.invalidFile, "mp4: the stream ended without a movie box ('moov') after the media")
+            }
+            throw context.error(.invalidFile, "mp4: the stream ended before a movie box ('moov')")
+        }
+        guard published else {
+            // A fragmented file without fragments for the track: nothing to play.
+            try publish(&context, mediaStart: nil)
+            return
+        }
+        if let chapters = chapterTrack, !chapters.titles.isEmpty { announceChapters(&context) }
+        let readable = context.window.readable
+        if case .box = state, readable > 0 {
+            context.diagnose("mp4: \(readable) bytes at the end of the stream are not a whole box")
+        }
+        // Counts: what the tables list (fragmented: all fragments seen), or, for a stream that ended before
+        // its last sample, what it really held.
+        var packets = Int64(samples.count)
+        if !hadJump, cursor.run < samples.runs.count {
+            packets = cursor.packet
+            context.diagnose(
+                "mp4: the stream ended before sample \(cursor.packet) of \(samples.count); counts are what it held")
+        }
+        var bytes: Int64 = 0
+        var counted: Int64 = 0
+        for run in samples.runs where counted < packets {
+            let n = Int(min(Int64(run.count), packets - counted))
+            if case .constant(let s) = run.size {
+                bytes += Int64(s) * Int64(n)
+            } else {
+                for k in 0..<n { bytes += Int64(samples.size(run, k)) }
+            }
+            counted += Int64(n)
+        }
+        context.announce(.audioDataByteCount(UInt64(bytes)))
+        context.announce(.audioDataPacketCount(UInt64(packets)))
+        if movie?.isFragmented == true {
+            isFinished = true
+            rebuildPacketMap()
+            var largest: UInt32 = 0
+            for run in samples.runs {
+                for k in 0..<(run.size == .constant(0) ? 0 : run.count) { largest = max(largest, samples.size(run, k)) }
+            }
+            if largest > 0 { context.announce(.maximumPacketSize(largest)) }
+        }
+    }
+}

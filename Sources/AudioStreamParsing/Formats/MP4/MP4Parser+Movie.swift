@@ -1,0 +1,313 @@
+/// The movie box: choosing the track, its sample entry and tables, metadata, and publishing the header.
+extension MP4Parser {
+    /// Decodes a whole `moov` box (header included) found at `offset`.
+    mutating func readMovie(_ context: inout ParseContext, _ bytes: ArraySlice<UInt8>, at offset: Int64)
+        throws(AudioStreamError)
+    {
+        var notes: [String] = []
+        defer { for note in notes { context.diagnose(at: offset, note) } }
+        let movie: MP4Movie
+        do throws(MP4BoxError) {
+            movie = try MP4Movie.decode(bytes, limits: context.limits, diagnostics: &notes)
+        } catch {
+            throw context.error(error.code, at: offset, error.reason)
+        }
+        self.movie = movie
+        movieOffset = offset
+        // The audio track: the one the options name, or the first 'soun' track.
+        let chosen: MP4Track
+        if let id = options.trackID {
+            guard let t = movie.tracks.first(where: { $0.id == id }) else {
+                throw context.error(.unsupportedDataFormat, at: offset, "mp4 (moov): no track with ID \(id)")
+            }
+            guard t.isAudio else {
+                throw context.error(
+                    .unsupportedDataFormat, at: offset,
+                    "mp4 (trak): track \(id) is '\(FourCharCode.string(t.handlerType))', not an audio track")
+            }
+            chosen = t
+        } else {
+            guard let t = movie.tracks.first(where: \.isAudio) else {
+                trackList = Self.describe(movie.tracks, selected: nil, chapters: [])
+                throw context.error(.unsupportedDataFormat, at: offset, "mp4 (moov): no audio ('soun') track")
+            }
+            chosen = t
+        }
+        track = chosen
+        trackList = Self.describe(movie.tracks, selected: chosen.id, chapters: chosen.chapterTrackIDs)
+        guard let entryBox = chosen.sampleEntries.first else {
+            throw context.error(.invalidFile, at: offset, "mp4 (stsd): the audio track has no sample entry")
+        }
+        let decoded: MP4AudioSampleEntry
+        do throws(MP4BoxError) {
+            decoded = try MP4AudioSampleEntry.decode(
+                bytes[entryBox.start..<entryBox.end], isQuickTime: isQuickTime, limits: context.limits)
+            samples = try MP4SampleTable.decode(
+                bytes, stbl: chosen.sampleTableBoxes, limits: context.limits, diagnostics: &notes)
+        } catch {
+            throw context.error(error.code, at: offset, error.reason)
+        }
+        entry = decoded
+        if decoded.streamDescription.sampleRate <= 0 {
+            throw context.error(.unsupportedDataFormat, at: offset, "mp4 (stsd): sample rate is zero")
+        }
+        rebuildRunPackets()
+        readMetadata(&context, movie, notes: &notes)
+        readChapterTrack(&context, movie, chosen, notes: &notes)
+        if !movie.isFragmented || samples.count > 0 {
+            try publish(&context, mediaStart: nil)
+        }
+    }
+
+    static func describe(_ tracks: [MP4Track], selected: UInt32?, chapters: [UInt32]) -> [TrackInfo] {
+        tracks.map { t in
+            TrackInfo(
+                id: t.id, handlerType: FourCharCode.string(t.handlerType),
+                sampleEntryType: t.sampleEntries.first.map { FourCharCode.string($0.type) }, timescale: t.timescale,
+                duration: t.duration, sampleCount: t.declaredSampleCount, language: t.language,
+                isSelected: t.id == selected, isChapterTrack: chapters.contains(t.id))
+        }
+    }
+
+    /// iTunes metadata (`udta/meta/ilst`), Nero chapters (`chpl`).
+    mutating func readMetadata(_ context: inout ParseContext, _ movie: MP4Movie, notes: inout [String]) {
+        for box in movie.metaBoxes {
+            let (m, diagnostics) = MP4ItemList.decode(meta: movie.bytes[box.start..<box.end], limits: context.limits)
+            metadata = metadata.merging(m)
+            notes += diagnostics
+        }
+        if let chpl = movie.neroChapters, metadata.chapters.isEmpty {
+            do throws(MP4BoxError) {
+                metadata.chapters = try MP4Chapters.decodeNero(chpl: movie.bytes[chpl.start..<chpl.end])
+            } catch {
+                notes.append(error.reason + "; chapters ignored")
+            }
+        }
+    }
+
+    /// The QuickTime chapter text track the audio track references (`tref/chap`), read from the media data.
+    mutating func readChapterTrack(
+        _ context: inout ParseContext, _ movie: MP4Movie, _ audio: MP4Track, notes: inout [String]
+    ) {
+        guard let id = audio.chapterTrackIDs.first, let t = movie.tracks.first(where: { $0.id == id }) else { return }
+        do throws(MP4BoxError) {
+            let list = try MP4SampleTable.decode(
+                movie.bytes, stbl: t.sampleTableBoxes, limits: context.limits, diagnostics: &notes)
+            guard list.count > 0, t.timescale > 0 else { return }
+            chapterTrack = ChapterTrack(samples: list, timescale: t.timescale, duration: t.duration)
+            if let first = list.runs.first { chapterTrack?.cursor.offset = first.offset }
+        } catch {
+            notes.append(error.reason + "; the chapter track is ignored")
+        }
+    }
+
+    /// Recomputes the packet index of each run's first sample.
+    mutating func rebuildRunPackets() {
+        runPackets.removeAll(keepingCapacity: true)
+        var p: Int64 = 0
+        for run in samples.runs {
+            runPackets.append(p)
+            p += Int64(run.count)
+        }
+        if let first = samples.runs.first, cursor == SampleCursor() { cursor.offset = first.offset }
+    }
+
+    /// A sample's duration in sample frames (media timescale → sample rate; exact when they are equal).
+    func frames(_ delta: UInt32) -> Int64 {
+        guard let entry, let track else { return Int64(delta) }
+        let rate = entry.streamDescription.sampleRate
+        if track.timescale == 0 || Double(track.timescale) == rate { return Int64(delta) }
+        let f = (Double(delta) * rate / Double(track.timescale)).rounded()
+        // A rate the entry got absurdly wrong must not trap the conversion.
+        guard f.isFinite, f >= 0, f < 1e15 else { return Int64(delta) }
+        return Int64(f)
+    }
+
+    /// Packet geometry for translations and seeking: arithmetic for contiguous constant-size samples of one
+    /// duration (PCM), otherwise a table of every sample's offset (relative to `dataOffset`) and first frame.
+    mutating func rebuildPacketMap() {
+        guard let dataOffset else { return }
+        // A fragmented file's count is known only at the end (more fragments may come).
+        let count: Int64? = movie?.isFragmented == true && !isFinished ? nil : Int64(samples.count)
+        if let size = samples.constantSize, size > 0, samples.isContiguous, let fpp = constantFrames() {
+            map = PacketMap(bytesPerPacket: Int64(size), framesPerPacket: fpp, packetCount: count)
+            return
+        }
+        var offsets: [Int64] = []
+        var starts: [Int64] = []
+        offsets.reserveCapacity(samples.count + 1)
+        starts.reserveCapacity(samples.count + 1)
+        var frame: Int64 = 0
+        var end: Int64 = 0
+        for run in samples.runs {
+            var at = run.offset
+            for k in 0..<run.count {
+                offsets.append(at - dataOffset)
+                starts.append(frame)
+                at += Int64(samples.size(run, k))
+                frame += frames(samples.duration(run, k))
+            }
+            end = at - dataOffset
+        }
+        offsets.append(end)
+        starts.append(frame)
+        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
+    }
+
+    /// Appends the samples of runs `first...` to a table packet map (fragments: linear in the new samples);
+    /// an arithmetic map is rebuilt (it stays arithmetic only while every sample is alike and back to back).
+    mutating func extendPacketMap(fromRun first: Int) {
+        guard let dataOffset, var offsets = map.packetOffsets, var starts = map.packetFrames,
+            !offsets.isEmpty, !starts.isEmpty
+        else {
+            rebuildPacketMap()
+            return
+        }
+        // Keep a copy-free append: take the arrays out of the map first.
+        map = .unknown
+        var frame = starts.removeLast()
+        var end = offsets.removeLast()
+        for run in samples.runs[first...] {
+            var at = run.offset
+            for k in 0..<run.count {
+                offsets.append(at - dataOffset)
+                starts.append(frame)
+                at += Int64(samples.size(run, k))
+                frame += frames(samples.duration(run, k))
+            }
+            end = at - dataOffset
+        }
+        offsets.append(end)
+        starts.append(frame)
+        map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: nil)
+    }
+
+    /// The frames per sample when every sample has the same duration.
+    func constantFrames() -> Int64? {
+        var value: Int64?
+        for run in samples.runs {
+            switch run.duration {
+            case .constant(let d):
+                let f = frames(d)
+                if value.map({ $0 != f }) ?? false { return nil }
+                value = f
+            case .table, .timeToSample:
+                for k in 0..<run.count {
+                    let f = frames(samples.duration(run, k))
+                    if value.map({ $0 != f }) ?? false { return nil }
+                    value = f
+                }
+            }
+        }
+        return value
+    }
+
+    /// Announces the header: format, cookie, layout, counts, bit rate, gapless info, metadata, `dataOffset`
+    /// (the first sample's offset; without samples, `mediaStart` or the end of the `moov`).
+    mutating func publish(_ context: inout ParseContext, mediaStart: Int64?) throws(AudioStreamError) {
+        guard var entry, let track, let movie else { return }
+        published = true
+        // The entry cannot tell the frames per packet (Opus, USAC, FLAC with a variable block size): every
+        // sample lasting the same in the tables says it.
+        if entry.streamDescription.framesPerPacket == 0, let fpp = constantFrames(), fpp > 0, fpp <= Int64(UInt32.max) {
+            entry.streamDescription.framesPerPacket = UInt32(fpp)
+            self.entry = entry
+        }
+        let fallback = mediaStart ?? (movieOffset.map { $0 + Int64(movie.bytes.count) } ?? 0)
+        let offset = samples.runs.first?.offset ?? fallback
+        dataOffset = offset
+        var values: [AudioStreamPropertyValue] = [.dataFormat(entry.streamDescription)]
+        if !entry.formatList.isEmpty { values.append(.formatList(entry.formatList)) }
+        if let cookie = entry.magicCookie { values.append(.magicCookie(cookie)) }
+        if let layout = entry.channelLayout { values.append(.channelLayout(layout)) }
+        var bytes: Int64 = 0
+        var largest: UInt32 = 0
+        var totalFrames: Int64 = 0
+        for run in samples.runs {
+            if case .constant(let s) = run.size {
+                bytes += Int64(s) * Int64(run.count)
+                largest = max(largest, s)
+            } else {
+                for k in 0..<run.count {
+                    let s = samples.size(run, k)
+                    bytes += Int64(s)
+                    largest = max(largest, s)
+                }
+            }
+            if case .constant(let d) = run.duration {
+                totalFrames += frames(d) * Int64(run.count)
+            } else {
+                for k in 0..<run.count { totalFrames += frames(samples.duration(run, k)) }
+            }
+        }
+        if !movie.isFragmented {
+            values.append(.audioDataByteCount(UInt64(bytes)))
+            values.append(.audioDataPacketCount(UInt64(samples.count)))
+            if largest > 0 { values.append(.maximumPacketSize(largest)) }
+            if samples.count > 0 { values.append(.averageBytesPerPacket(Double(bytes) / Double(samples.count))) }
+        }
+        let rate = entry.streamDescription.sampleRate
+        if let average = entry.averageBitRate, average > 0 {
+            values.append(.bitRate(average))
+        } else if !movie.isFragmented, totalFrames > 0 {
+            let bps = Double(bytes) * 8 * rate / Double(totalFrames)
+            if bps.isFinite, bps < 4e9 { values.append(.bitRate(UInt32(bps.rounded()))) }
+        }
+        // CoreAudio counts what the packets decode to: packets × framesPerPacket when that is constant (ffmpeg
+        // shortens the last AAC sample's stts duration), else the stts sum.
+        let fpp = Int64(entry.streamDescription.framesPerPacket)
+        let decoded = fpp > 0 ? Int64(samples.count) * fpp : totalFrames
+        if let info = gaplessInfo(movie: movie, track: track, totalFrames: decoded) {
+            values.append(.packetTableInfo(info))
+        }
+        if !metadata.isEmpty { values.append(.metadata(metadata)) }
+        values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
+        context.publishHeader(values, dataOffset: offset)
+        rebuildPacketMap()
+    }
+
+    /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
+    func gaplessInfo(movie: MP4Movie, track: MP4Track, totalFrames: Int64) -> PacketTableInfo? {
+        guard let entry else { return nil }
+        var fromEdits: PacketTableInfo?
+        if let elst = track.editList {
+            fromEdits = MP4Gapless.fromEditList(
+                movie.bytes[elst.start..<elst.end], movieTimescale: movie.timescale, mediaTimescale: track.timescale,
+                sampleRate: entry.streamDescription.sampleRate, totalFrames: totalFrames)
+        }
+        let smpb = metadata.tags.first { $0.key.lowercased().hasSuffix("itunsmpb") }.flatMap {
+            MP4Gapless.fromITunSMPB($0.value)
+        }
+        return MP4Gapless.combine(editList: fromEdits, iTunSMPB: smpb)
+    }
+
+    /// A movie fragment: appends the parsed track's samples; publishes the header at the first samples.
+    mutating func readFragment(_ context: inout ParseContext, _ bytes: ArraySlice<UInt8>, at offset: Int64)
+        throws(AudioStreamError)
+    {
+        guard let track, let movie else { return }
+        var notes: [String] = []
+        defer { for note in notes { context.diagnose(at: offset, note) } }
+        let before = samples.runs.count
+        do throws(MP4BoxError) {
+            try MP4MovieFragment.decode(
+                bytes, moofOffset: offset, trackID: track.id, trackExtends: movie.trackExtends[track.id],
+                into: &samples, limits: context.limits, diagnostics: &notes)
+        } catch {
+            throw context.error(error.code, at: offset, error.reason)
+        }
+        guard samples.runs.count > before else { return }
+        var p = runPackets.last.map { $0 + Int64(samples.runs[before - 1].count) } ?? 0
+        for run in samples.runs[before...] {
+            runPackets.append(p)
+            p += Int64(run.count)
+        }
+        if !published {
+            cursor = SampleCursor(run: 0, k: 0, offset: samples.runs[0].offset, packet: 0)
+            try publish(&context, mediaStart: nil)
+        } else {
+            if cursor.run == before { cursor.offset = samples.runs[before].offset }
+            extendPacketMap(fromRun: before)
+        }
+    }
+}

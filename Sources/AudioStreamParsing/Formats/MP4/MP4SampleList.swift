@@ -1,0 +1,104 @@
+/// Where one sample property (size, duration) of a run's samples comes from.
+enum MP4PerSample: Equatable {
+    /// Every sample of the run has this value.
+    case constant(UInt32)
+    /// Sample `k` of the run has `table[base + k]`.
+    case table(base: Int)
+    /// (Durations only) from the track's `stts` runs, by decode index `firstSample + k`.
+    case timeToSample
+}
+
+/// Consecutive samples stored back to back: an MP4 chunk (`stsc`/`stco`) or a track fragment run (`trun`).
+struct MP4SampleRun: Equatable {
+    /// Absolute stream offset of the first sample.
+    var offset: Int64
+    /// The number of samples.
+    var count: Int
+    /// The index of the first sample in the track's decode order.
+    var firstSample: Int
+    var size: MP4PerSample
+    var duration: MP4PerSample
+}
+
+/// The decoding times of a track (`stts`, ISO/IEC 14496-12 §8.6.1.2), as runs of equal deltas, with the
+/// index of each run's first sample for lookups.
+struct MP4TimeToSample: Equatable {
+    var counts: [UInt32] = []
+    var deltas: [UInt32] = []
+    /// The first sample of each run.
+    var starts: [Int64] = []
+    /// Samples covered.
+    var sampleCount = 0
+
+    mutating func append(count: UInt32, delta: UInt32) {
+        guard count > 0 else { return }
+        starts.append(Int64(sampleCount))
+        counts.append(count)
+        deltas.append(delta)
+        sampleCount += Int(count)
+    }
+
+    /// The duration of decode sample `index`; past the table, the last delta (0 for an empty table).
+    func delta(ofSample index: Int) -> UInt32 {
+        guard !starts.isEmpty else { return 0 }
+        if index >= sampleCount { return deltas[deltas.count - 1] }
+        return deltas[PacketMap.lastIndex(in: starts, notAbove: Int64(index))]
+    }
+}
+
+/// The samples of the parsed track, in the order their bytes come in the file (ascending offset), as runs.
+///
+/// Built from the `moov` sample tables (`MP4SampleTable.decode`) or appended to fragment by fragment
+/// (`trun`). Memory grows with the runs and with the per-sample sizes and durations that the file spells out
+/// (each backed by bytes of a table that was read); a run of constant-size samples costs one entry whatever
+/// its declared count. The total sample count is bounded by `ParserLimits.maxPacketTableEntries`.
+struct MP4SampleList: Equatable {
+    var runs: [MP4SampleRun] = []
+    var sizes: [UInt32] = []
+    var durations: [UInt32] = []
+    var timeToSample = MP4TimeToSample()
+    /// Samples in all runs.
+    var count = 0
+
+    func size(_ run: MP4SampleRun, _ k: Int) -> UInt32 {
+        switch run.size {
+        case .constant(let s): return s
+        case .table(let base): return sizes[base + k]
+        case .timeToSample: return 0
+        }
+    }
+
+    func duration(_ run: MP4SampleRun, _ k: Int) -> UInt32 {
+        switch run.duration {
+        case .constant(let d): return d
+        case .table(let base): return durations[base + k]
+        case .timeToSample: return timeToSample.delta(ofSample: run.firstSample + k)
+        }
+    }
+
+    /// The same constant size for every sample, when so.
+    var constantSize: UInt32? {
+        var size: UInt32?
+        for run in runs {
+            guard case .constant(let s) = run.size, size == nil || size == s else { return nil }
+            size = s
+        }
+        return size
+    }
+
+    /// True when each run starts where the previous one ends (one contiguous byte range).
+    var isContiguous: Bool {
+        var end: Int64?
+        for run in runs {
+            if let end, end != run.offset { return false }
+            var bytes: Int64 = 0
+            if case .constant(let s) = run.size {
+                bytes = Int64(run.count) * Int64(s)
+            } else {
+                for k in 0..<run.count { bytes += Int64(size(run, k)) }
+            }
+            end = run.offset + bytes
+        }
+        return true
+    }
+}

@@ -1,0 +1,85 @@
+/// The FLAC-in-Ogg mapping header, the first packet of an Ogg FLAC stream
+/// (https://xiph.org/flac/ogg_mapping.html, RFC 9639 Appendix "Ogg encapsulation").
+///
+/// ```
+/// byte  0       0x7F
+/// bytes 1-4     "FLAC"
+/// byte  5       mapping major version (1)
+/// byte  6       mapping minor version (0)
+/// bytes 7-8     number of header packets that follow (big-endian; 0 = unknown)
+/// bytes 9-12    "fLaC"
+/// bytes 13-16   METADATA_BLOCK_HEADER of the STREAMINFO block (type 0, length 34)
+/// bytes 17-50   STREAMINFO (RFC 9639 §8.2)
+/// ```
+///
+/// The other metadata blocks follow as one header packet each (VORBIS_COMMENT first); then every
+/// packet is one FLAC frame.
+struct OggFLACMappingHeader: Equatable {
+    static let magic: [UInt8] = [0x7F] + Array("FLAC".utf8)
+    static let size = 51
+
+    var majorVersion: UInt8
+    var minorVersion: UInt8
+    /// Header packets after this one; 0 when unknown.
+    var headerPacketCount: UInt16
+    var streamInfo: FLACStreamInfo
+
+    static func decode(_ b: [UInt8]) -> Result<OggFLACMappingHeader, CodecHeaderError> {
+        guard b.count >= size, Array(b[0..<5]) == magic else {
+            return .failure(
+                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header shorter than 51 bytes"))
+        }
+        guard b[5] == 1 else {
+            return .failure(
+                CodecHeaderError(.unsupportedDataFormat, "flac (ogg mapping): FLAC mapping major version is not 1"))
+        }
+        guard Array(b[9..<13]) == Array("fLaC".utf8), b[13] & 0x7F == 0 else {
+            return .failure(
+                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header lacks fLaC and STREAMINFO"))
+        }
+        switch FLACStreamInfo.decode(b[17..<51]) {
+        case .failure(let e): return .failure(CodecHeaderError(.invalidFile, e.reason))
+        case .success(let info):
+            return .success(
+                OggFLACMappingHeader(
+                    majorVersion: b[5], minorVersion: b[6], headerPacketCount: UInt16(b[7]) << 8 | UInt16(b[8]),
+                    streamInfo: info))
+        }
+    }
+}
+
+/// The block size of a FLAC frame from its header (RFC 9639 §9.1), enough of it to count frames.
+///
+/// ```
+/// bytes 0-1  sync 0b11111111_111110 + reserved bit + blocking strategy bit
+/// byte 2     block size code (4 bits) | sample rate code (4 bits)
+/// byte 3     channel assignment (4) | sample size (3) | reserved (1)
+/// 1-7 bytes  coded frame or sample number (UTF-8-like)
+/// 0/1/2      block size - 1 when the code is 6 (8 bits) or 7 (16 bits)
+/// ```
+enum FLACFrameBlockSize {
+    /// Samples per channel in the frame whose first bytes are `b`; `nil` when the header is not a frame
+    /// header or is cut short.
+    static func of(_ b: [UInt8]) -> Int64? {
+        guard b.count >= 5, b[0] == 0xFF, b[1] & 0xFE == 0xF8 else { return nil }
+        let code = b[2] >> 4
+        switch code {
+        case 1: return 192
+        case 2...5: return 144 << Int64(code)
+        case 8...15: return 1 << Int64(code)
+        case 6, 7:
+            // Skip the coded number: its first byte's leading ones give its length.
+            let lead = b[4].leadingZeroBitCount == 0 ? (~b[4]).leadingZeroBitCount : 0
+            let length = lead == 0 ? 1 : lead
+            guard lead != 1, length <= 7 else { return nil }
+            let at = 4 + length
+            if code == 6 {
+                guard at < b.count else { return nil }
+                return Int64(b[at]) + 1
+            }
+            guard at + 1 < b.count else { return nil }
+            return (Int64(b[at]) << 8 | Int64(b[at + 1])) + 1
+        default: return nil
+        }
+    }
+}

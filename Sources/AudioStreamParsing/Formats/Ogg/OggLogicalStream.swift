@@ -1,0 +1,281 @@
+/// The codec a logical stream carries, recognised from its first packet (the identification header
+/// on the beginning-of-stream page).
+enum OggCodec: Equatable, CustomStringConvertible {
+    case vorbis
+    case opus
+    case flac
+    /// Not audio this library maps (Theora, Skeleton, Kate, Speex…): skipped.
+    case other
+
+    /// Recognises the first packet of a logical stream from its first bytes.
+    init(firstPacket b: [UInt8]) {
+        if b.starts(with: OpusHead.magic) {
+            self = .opus
+        } else if b.starts(with: [1] + Array("vorbis".utf8)) {
+            self = .vorbis
+        } else if b.starts(with: OggFLACMappingHeader.magic) {
+            self = .flac
+        } else {
+            self = .other
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .vorbis: "vorbis"
+        case .opus: "opus"
+        case .flac: "flac"
+        case .other: "other"
+        }
+    }
+}
+
+/// What a codec mapping made of a stream's header packets: the values announced for it.
+struct OggStreamFormat: Equatable {
+    var streamDescription: StreamDescription
+    var magicCookie: [UInt8]?
+    var channelLayout: ChannelLayout?
+    var metadata: AudioMetadata?
+    var bitRate: UInt32?
+    var packetSizeUpperBound: UInt32?
+    /// Frames the decoder discards at the start (Opus pre-skip).
+    var primingFrames: Int64 = 0
+}
+
+/// A codec mapping's state while it reads the header packets, and afterwards what it needs to count
+/// the frames of each audio packet.
+enum OggMapping {
+    /// Opus (RFC 7845 §5): OpusHead, then OpusTags, then audio.
+    case opus(head: OpusHead, tagsRead: Bool, metadata: AudioMetadata?)
+    /// Vorbis (Vorbis I §4.2): identification, comment, setup; then the mode table counts each audio
+    /// packet's frames.
+    case vorbis(VorbisStreamHeaders)
+    /// FLAC (Ogg mapping 1.0): the mapping header, then one metadata block per packet.
+    case flac(header: OggFLACMappingHeader, blocksRead: Int, metadata: AudioMetadata?)
+
+    /// Starts a mapping from the identification packet.
+    static func start(_ codec: OggCodec, _ packet: [UInt8]) -> Result<OggMapping, CodecHeaderError> {
+        switch codec {
+        case .opus:
+            return OpusHead.decode(packet).map { .opus(head: $0, tagsRead: false, metadata: nil) }
+        case .vorbis:
+            do {
+                let id = try VorbisIdentificationHeader.decode(packet[...])
+                return .success(.vorbis(VorbisStreamHeaders(identification: id, packets: [packet])))
+            } catch {
+                return .failure(error)
+            }
+        case .flac:
+            return OggFLACMappingHeader.decode(packet).map { .flac(header: $0, blocksRead: 0, metadata: nil) }
+        case .other:
+            return .failure(CodecHeaderError(.unsupportedDataFormat, "ogg: not an audio mapping"))
+        }
+    }
+
+    /// Whether every header packet has been read.
+    var headersComplete: Bool {
+        switch self {
+        case .opus(_, let tagsRead, _): return tagsRead
+        case .vorbis(let v): return v.durations != nil
+        case .flac(let header, let blocksRead, _):
+            return header.headerPacketCount != 0 && blocksRead >= Int(header.headerPacketCount)
+        }
+    }
+
+    /// Whether a packet starting with `first` is audio rather than a header packet. For FLAC with an
+    /// unknown header count, a frame sync byte starts audio.
+    func isAudioPacket(first: UInt8?) -> Bool {
+        if case .flac(let header, _, _) = self, header.headerPacketCount == 0 { return first == 0xFF }
+        return headersComplete
+    }
+
+    /// Takes one header packet after the identification packet. Oddities that do not stop the stream
+    /// (a malformed comment block) are appended to `diagnostics`.
+    mutating func readHeader(
+        _ packet: [UInt8], limits: ParserLimits, diagnostics: inout [String]
+    ) -> Result<Void, CodecHeaderError> {
+        switch self {
+        case .opus(let head, _, _):
+            guard packet.starts(with: Array("OpusTags".utf8)) else {
+                return .failure(CodecHeaderError(.invalidFile, "opus (OpusTags): second packet is not OpusTags"))
+            }
+            let metadata = Self.comments(packet[...], .opusTags, limits, &diagnostics)
+            self = .opus(head: head, tagsRead: true, metadata: metadata)
+        case .vorbis(var v):
+            if v.packets.count == 1 {
+                guard VorbisIdentificationHeader.isHeader(packet[...], type: 3) else {
+                    return .failure(
+                        CodecHeaderError(.invalidFile, "vorbis (comment): second packet is not the comment header"))
+                }
+                v.metadata = Self.comments(packet[...], .vorbisHeader, limits, &diagnostics)
+                v.packets.append(packet)
+            } else {
+                guard VorbisIdentificationHeader.isHeader(packet[...], type: 5) else {
+                    return .failure(
+                        CodecHeaderError(.invalidFile, "vorbis (setup): third packet is not the setup header"))
+                }
+                do {
+                    let setup = try VorbisSetupHeader.decode(packet[...], channels: v.identification.channels)
+                    v.durations = VorbisPacketDuration(identification: v.identification, setup: setup)
+                } catch {
+                    return .failure(error)
+                }
+                v.packets.append(packet)
+            }
+            self = .vorbis(v)
+        case .flac(let header, let blocksRead, var metadata):
+            guard let first = packet.first, first & 0x7F != 0x7F, packet.count >= 4 else {
+                return .failure(CodecHeaderError(.invalidFile, "flac (ogg): header packet is not a metadata block"))
+            }
+            let body = packet[4...]
+            switch first & 0x7F {
+            case 4:
+                // VORBIS_COMMENT (RFC 9639 §8.6).
+                let comments = Self.comments(body, .flacBlock, limits, &diagnostics)
+                metadata = (metadata ?? AudioMetadata()).merging(comments ?? AudioMetadata())
+            case 6:
+                // PICTURE (RFC 9639 §8.8).
+                switch FLACPicture.artwork(fromBlock: body, limits: limits) {
+                case .success(let art):
+                    var m = metadata ?? AudioMetadata()
+                    m.artwork.append(art)
+                    metadata = m
+                case .failure(let e):
+                    diagnostics.append(e.reason)
+                }
+            default:
+                break
+            }
+            self = .flac(header: header, blocksRead: blocksRead + 1, metadata: metadata)
+        }
+        return .success(())
+    }
+
+    /// A comment block's metadata; a block that cannot be read is a diagnostic, not an error.
+    static func comments(
+        _ bytes: ArraySlice<UInt8>, _ framing: VorbisComment.Framing, _ limits: ParserLimits,
+        _ diagnostics: inout [String]
+    ) -> AudioMetadata? {
+        do {
+            let c = try VorbisComment.decode(bytes, framing: framing, limits: limits)
+            diagnostics += c.diagnostics
+            return c.metadata
+        } catch {
+            diagnostics.append(error.reason)
+            return nil
+        }
+    }
+
+    /// The values to announce once the headers are read.
+    var format: OggStreamFormat {
+        switch self {
+        case .opus(let head, _, let metadata):
+            return OggStreamFormat(
+                streamDescription: head.streamDescription, magicCookie: head.rawBytes,
+                channelLayout: head.channelLayout, metadata: metadata, primingFrames: Int64(head.preSkip))
+        case .vorbis(let v):
+            let id = v.identification
+            let cookie =
+                v.packets.count == 3
+                ? VorbisMagicCookie.make(
+                    identification: v.packets[0][...], comment: v.packets[1][...], setup: v.packets[2][...])
+                : nil
+            return OggStreamFormat(
+                streamDescription: id.streamDescription, magicCookie: cookie,
+                channelLayout: VorbisChannelLayout.layout(channels: id.channels), metadata: v.metadata,
+                bitRate: id.bitrateNominal > 0 ? UInt32(id.bitrateNominal) : nil,
+                primingFrames: v.primingFrames ?? 0)
+        case .flac(let header, _, let metadata):
+            let info = header.streamInfo
+            return OggStreamFormat(
+                streamDescription: info.streamDescription, magicCookie: info.magicCookie,
+                channelLayout: FLACParser.channelLayout(channels: info.channels), metadata: metadata,
+                packetSizeUpperBound: info.maximumFrameSize > 0 ? info.maximumFrameSize : nil)
+        }
+    }
+
+    /// Frames of the stream before its granule positions start counting: Vorbis's first packet (FFmpeg
+    /// counts it, a decoder returns nothing for it: Vorbis I §1.3.2); 0 for Opus, whose granule positions
+    /// include the pre-skip (RFC 7845 §4.3).
+    var framesBeforeGranuleZero: Int64 {
+        if case .vorbis(let v) = self { return v.primingFrames ?? 0 }
+        return 0
+    }
+
+    /// Forgets what the frame count of the next packet depends on (Vorbis: the previous block size), after
+    /// a discontinuity or a seek.
+    mutating func resetPacketState() {
+        if case .vorbis(var v) = self {
+            v.durations?.reset()
+            self = .vorbis(v)
+        }
+    }
+
+    /// The frames an audio packet decodes to, from its first bytes (up to 16); 0 when unknown.
+    mutating func frames(ofPacket first: [UInt8]) throws(CodecHeaderError) -> Int64 {
+        switch self {
+        case .opus:
+            return OpusPacket.frames(toc: first.first, second: first.count > 1 ? first[1] : nil)
+        case .vorbis(var v):
+            guard var durations = v.durations else { return 0 }
+            let packet = try durations.measure(first[...])
+            v.durations = durations
+            let frames = Int64(packet?.frames ?? 0)
+            if v.primingFrames == nil, let packet { v.primingFrames = Int64(packet.frames - packet.decodedFrames) }
+            self = .vorbis(v)
+            return frames
+        case .flac:
+            return FLACFrameBlockSize.of(first) ?? 0
+        }
+    }
+}
+
+/// The Vorbis headers read so far.
+struct VorbisStreamHeaders {
+    var identification: VorbisIdentificationHeader
+    /// The header packets as they appear in the stream (for the magic cookie).
+    var packets: [[UInt8]]
+    var metadata: AudioMetadata?
+    /// The frame counter, once the setup header is read.
+    var durations: VorbisPacketDuration?
+    /// The first audio packet's frames that a decoder does not return (`nil` before it).
+    var primingFrames: Int64?
+}
+
+/// A packet being reassembled from pieces on consecutive pages.
+struct OggPartialPacket {
+    var bytes: [UInt8]
+    /// Absolute offset of its first byte.
+    var fileOffset: Int64
+    /// Absolute offset of the page where it begins.
+    var pageOffset: Int64
+}
+
+/// The logical stream the parser follows.
+struct OggLogicalStream {
+    let serialNumber: UInt32
+    let codec: OggCodec
+    var mapping: OggMapping?
+    /// The sequence number the next page must have; `nil` after a discontinuity.
+    var nextSequence: UInt32?
+    var partial: OggPartialPacket?
+    /// The end-of-stream page was seen.
+    var ended = false
+    /// Pages were lost (a discontinuity or a sequence gap) since the stream began.
+    var lostPages = false
+    /// Its header packets were lost: its pages are skipped until the next group.
+    var unusable = false
+    /// Whether audio packets were delivered for this stream.
+    var deliveredAudio = false
+    /// The format announced for this stream, once.
+    var announcedFormat: OggStreamFormat?
+
+    // End trimming (RFC 7845 §4.4, Vorbis I §A.2): granule of the last page, and the frames of the
+    // packets that ended on or before it.
+    var lastGranule: Int64 = -1
+    /// Frames of every audio packet delivered for this stream (nominal, before trimming).
+    var frames: Int64 = 0
+    /// The granule position of the start of the stream: the first granule minus the frames that end
+    /// on its page (RFC 7845 §4.5); `nil` until known.
+    var granuleBase: Int64?
+}

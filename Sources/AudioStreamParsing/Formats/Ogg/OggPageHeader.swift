@@ -1,0 +1,124 @@
+/// An Ogg page header (RFC 3533 §6).
+///
+/// ```
+///  0                   1                   2                   3
+///  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 bit
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// | capture_pattern: magic number "OggS"                           | byte 0-3
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// | version = 0   | header_type   | granule_position (64 bits LE) | 4-7
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+                               |
+/// |                                                               | 8-11
+/// +                               +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// |                               | bitstream_serial_number (LE)  | 12-15
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+                               +
+/// |                               | page_sequence_number (LE)     | 16-19
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+                               +
+/// |                               | CRC_checksum (LE)             | 20-23
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+                               +
+/// |                               |page_segments  | segment_table | 24-27
+/// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
+/// | ... page_segments lacing values (bytes 27 ..< 27 + page_segments), then the body     |
+///
+/// header_type: 0x01 continued packet, 0x02 first page of a logical bitstream (BOS),
+///              0x04 last page of a logical bitstream (EOS); other bits reserved.
+/// ```
+///
+/// The body is the concatenation of the segments; a lacing value of 255 means the packet continues in
+/// the next segment, a value below 255 ends it (RFC 3533 §5). A granule position of -1 (all ones)
+/// means no packet ends on this page.
+struct OggPageHeader: Equatable {
+    /// The fixed part before the segment table.
+    static let fixedSize = 27
+    /// The largest possible page: header with 255 lacing values, 255 segments of 255 bytes.
+    static let maxPageSize = fixedSize + 255 + 255 * 255
+
+    var version: UInt8
+    var headerType: UInt8
+    /// The granule position as stored (two's complement; -1 when no packet ends on the page).
+    var granulePosition: Int64
+    var serialNumber: UInt32
+    var sequenceNumber: UInt32
+    var checksum: UInt32
+    /// The lacing values.
+    var lacing: [UInt8]
+
+    var isContinued: Bool { headerType & 0x01 != 0 }
+    var isBeginningOfStream: Bool { headerType & 0x02 != 0 }
+    var isEndOfStream: Bool { headerType & 0x04 != 0 }
+    /// Header bytes: 27 plus the segment table.
+    var headerSize: Int { OggPageHeader.fixedSize + lacing.count }
+    /// Body bytes: the sum of the lacing values.
+    var bodySize: Int { lacing.reduce(0) { $0 + Int($1) } }
+    /// True when the last segment ends a packet (or the page has no segments).
+    var lastPacketCompletes: Bool { (lacing.last ?? 0) < 255 }
+
+    /// Reads the header at `offset` after the window's position. Returns `nil` when its bytes are not
+    /// all readable yet; the caller has checked the capture pattern.
+    static func peek(_ window: InputWindow, at offset: Int = 0) -> OggPageHeader? {
+        guard let segments = window.peekUInt8(at: offset + 26),
+            let lacing = window.peekBytes(at: offset + fixedSize, count: Int(segments)),
+            let version = window.peekUInt8(at: offset + 4),
+            let type = window.peekUInt8(at: offset + 5),
+            let granule = window.peekUInt(at: offset + 6, byteCount: 8, bigEndian: false),
+            let serial = window.peekUInt(at: offset + 14, byteCount: 4, bigEndian: false),
+            let sequence = window.peekUInt(at: offset + 18, byteCount: 4, bigEndian: false),
+            let crc = window.peekUInt(at: offset + 22, byteCount: 4, bigEndian: false)
+        else { return nil }
+        return OggPageHeader(
+            version: version, headerType: type, granulePosition: Int64(bitPattern: granule),
+            serialNumber: UInt32(truncatingIfNeeded: serial), sequenceNumber: UInt32(truncatingIfNeeded: sequence),
+            checksum: UInt32(truncatingIfNeeded: crc), lacing: lacing)
+    }
+
+    /// The checksum of the page whose header is this one, at `offset` after the window's position;
+    /// all `headerSize + bodySize` bytes must be readable.
+    static func computeChecksum(_ window: InputWindow, at offset: Int = 0, pageSize: Int) -> UInt32 {
+        var crc = OggCRC()
+        window.withContiguousSegments(at: offset, count: 22) { crc.update($0) }
+        crc.updateZeros(4)
+        window.withContiguousSegments(at: offset + 26, count: pageSize - 26) { crc.update($0) }
+        return crc.value
+    }
+}
+
+/// What the bytes at the window's position are, page-wise: the first step of reading a page, shared by
+/// the parser and the libogg comparison tests (`Tests/OggReferenceTests`).
+///
+/// A page is recognised by its capture pattern, its header and segment table, and a matching CRC-32 over
+/// all of its bytes (RFC 3533 §6): the bytes are checked before any packet is handed out.
+enum OggPageCheck: Equatable {
+    /// No capture pattern at the position (or not one that can still complete).
+    case notAPage
+    /// This many bytes from the position are needed to decide.
+    case incomplete(needed: Int)
+    /// A whole page whose checksum does not match.
+    case checksumMismatch(stored: UInt32, computed: UInt32)
+    /// A valid page of `size` bytes.
+    case page(OggPageHeader, size: Int)
+
+    init(_ window: InputWindow) {
+        let capture = OggParser.capturePattern
+        guard window.matches(capture, at: 0) else {
+            self = window.readable < 4 && window.couldMatch(capture, at: 0) ? .incomplete(needed: 4) : .notAPage
+            return
+        }
+        guard window.readable >= OggPageHeader.fixedSize else {
+            self = .incomplete(needed: OggPageHeader.fixedSize)
+            return
+        }
+        guard let header = OggPageHeader.peek(window) else {
+            self = .incomplete(needed: OggPageHeader.fixedSize + Int(window.peekUInt8(at: 26) ?? 0))
+            return
+        }
+        let size = header.headerSize + header.bodySize
+        guard window.readable >= size else {
+            self = .incomplete(needed: size)
+            return
+        }
+        let computed = OggPageHeader.computeChecksum(window, pageSize: size)
+        self =
+            computed == header.checksum
+            ? .page(header, size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
+    }
+}

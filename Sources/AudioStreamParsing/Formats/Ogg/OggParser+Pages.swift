@@ -1,0 +1,420 @@
+extension OggParser {
+    // MARK: Pages
+
+    /// Reads the page at the position once it is wholly readable: checks it, then hands its packets out.
+    mutating func readPage(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        let header: OggPageHeader
+        let pageSize: Int
+        switch OggPageCheck(context.window) {
+        case .notAPage:
+            state = .resync
+            return .continue
+        case .incomplete(let needed):
+            if needed > limits.maxBufferedBytes {
+                throw context.error(.limitExceeded, "ogg: page larger than maxBufferedBytes")
+            }
+            return incomplete(needed, &context)
+        case .checksumMismatch(let stored, let computed):
+            reportJunk(&context)
+            context.diagnose(
+                "ogg: page CRC mismatch (stored 0x\(hex(stored)), computed 0x\(hex(computed))): page dropped,"
+                    + " resynchronising")
+            skipJunk(1, &context)
+            state = .resync
+            return .continue
+        case .page(let h, let size):
+            (header, pageSize) = (h, size)
+        }
+        reportJunk(&context)
+        let pageStart = context.window.position
+        guard header.version == 0 else {
+            context.diagnose("ogg: page with stream_structure_version \(header.version) skipped")
+            context.window.consume(pageSize)
+            return .continue
+        }
+        try page(header, at: pageStart, &context)
+        // Whatever the page handling left unconsumed is skipped.
+        let left = pageStart + Int64(pageSize) - context.window.position
+        if left > 0 { context.window.consume(Int(left)) }
+        if let dataOffset { endOfPages = max(endOfPages, pageStart + Int64(pageSize) - dataOffset) }
+        return .continue
+    }
+
+    /// A page is not wholly readable: wait, or, at the end of the stream, give it up and look further.
+    mutating func incomplete(_ needed: Int, _ context: inout ParseContext) -> ParseStep {
+        guard context.window.isFinal, context.window.readable > 0 else { return .needMoreData(atLeast: needed) }
+        reportJunk(&context)
+        context.diagnose(
+            "ogg: the stream ends inside the page here (\(context.window.readable) of \(needed) bytes): page dropped")
+        skipJunk(1, &context)
+        state = .resync
+        return .continue
+    }
+
+    /// Routes a checked page: to the followed stream, to a new stream's selection, or past it.
+    mutating func page(_ header: OggPageHeader, at pageStart: Int64, _ context: inout ParseContext)
+        throws(AudioStreamError)
+    {
+        let serial = header.serialNumber
+        seekPrepared = false
+        if header.isBeginningOfStream {
+            // RFC 3533 §4: the beginning-of-stream pages of a group come first; one after other pages starts
+            // a new group: a chained stream.
+            if groupHasOtherPages {
+                if let s = stream, !s.ended {
+                    context.diagnose("ogg: new beginning-of-stream page before the end of stream \(s.serialNumber)")
+                }
+                startGroup(&context)
+            }
+            if group.isEmpty { groupCount += 1 }
+            let firstSize = header.lacing.prefix { $0 == 255 }.count * 255 + Int(header.lacing.first { $0 < 255 } ?? 0)
+            let first = context.window.peekBytes(at: header.headerSize, count: min(firstSize, 64)) ?? []
+            let codec = OggCodec(firstPacket: first)
+            if !group.contains(where: { $0.serial == serial }) { group.append((serial, codec)) }
+            if stream == nil, codec != .other, selects(serial: serial) {
+                stream = OggLogicalStream(serialNumber: serial, codec: codec)
+            }
+        }
+        if !header.isBeginningOfStream { groupHasOtherPages = true }
+        if stream?.serialNumber != serial, let earlier = previousStreams[serial], !header.isBeginningOfStream {
+            // A seek back into an earlier link.
+            switchStream(to: earlier, &context)
+        }
+        guard var s = stream, s.serialNumber == serial else {
+            if !reportedSerials.contains(serial) {
+                reportedSerials.insert(serial)
+                if let known = group.first(where: { $0.serial == serial }) {
+                    context.diagnose(
+                        "ogg: logical stream \(serial) (\(known.codec)) not selected: its pages are skipped")
+                } else {
+                    context.diagnose(
+                        "ogg: page of logical stream \(serial) without a beginning-of-stream page: skipped")
+                }
+            }
+            return
+        }
+        try streamPage(header, at: pageStart, &s, &context)
+        stream = s
+    }
+
+    /// Whether the selection picks the audio stream `serial` of the current group.
+    func selects(serial: UInt32) -> Bool {
+        guard groupCount <= 1 else { return true }
+        switch selection {
+        case .firstAudio: return true
+        case .serialNumber(let n): return n == serial
+        case .audioStream(let index):
+            return group.filter { $0.codec != .other }.firstIndex { $0.serial == serial } == index
+        }
+    }
+
+    /// Forgets the group of the followed stream; the next beginning-of-stream pages form a new one.
+    mutating func startGroup(_ context: inout ParseContext) {
+        if let s = stream {
+            var kept = s
+            kept.partial = nil
+            previousStreams[s.serialNumber] = kept
+        }
+        stream = nil
+        group = []
+        groupHasOtherPages = false
+        reportedSerials = []
+    }
+
+    mutating func switchStream(to earlier: OggLogicalStream, _ context: inout ParseContext) {
+        if let s = stream { previousStreams[s.serialNumber] = s }
+        stream = earlier
+        stream?.nextSequence = nil
+        if let format = earlier.announcedFormat { announce(format, &context) }
+    }
+
+    // MARK: The followed stream's pages
+
+    /// Reassembles the packets of a page of the followed stream (RFC 3533 §5).
+    mutating func streamPage(
+        _ header: OggPageHeader, at pageStart: Int64, _ s: inout OggLogicalStream, _ context: inout ParseContext
+    ) throws(AudioStreamError) {
+        if s.unusable { return }
+        if let expected = s.nextSequence, expected != header.sequenceNumber {
+            s.lostPages = true
+            context.diagnose(
+                "ogg: page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was"
+                    + " expected: pages lost, partial packet dropped")
+            s.partial = nil
+        }
+        s.nextSequence = header.sequenceNumber &+ 1
+        if !header.isContinued, let partial = s.partial {
+            context.diagnose(
+                at: partial.fileOffset,
+                "ogg: packet not continued on the next page: \(partial.bytes.count) bytes dropped")
+            s.partial = nil
+        }
+        context.window.consume(header.headerSize)
+        let bodyStart = pageStart + Int64(header.headerSize)
+        var consumed = 0  // body bytes consumed so far
+        var offset = 0  // body offset of the current piece
+        var index = 0
+        let lacing = header.lacing
+        var continues = header.isContinued
+        while index < lacing.count {
+            // One piece: segments up to and including the first below 255, or to the end of the page.
+            var length = 0
+            var completes = false
+            while index < lacing.count {
+                length += Int(lacing[index])
+                index += 1
+                if lacing[index - 1] < 255 {
+                    completes = true
+                    break
+                }
+            }
+            let pieceStart = offset
+            offset += length
+            if continues {
+                continues = false
+                guard var partial = s.partial else { continue }  // Its start was lost: dropped.
+                if partial.bytes.count + length > limits.maxPacketBytes {
+                    throw context.error(
+                        .limitExceeded, at: partial.fileOffset, "ogg: packet larger than maxPacketBytes")
+                }
+                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
+                    partial.bytes.append(contentsOf: $0)
+                }
+                if completes {
+                    s.partial = nil
+                    try packet(.assembled(partial), &s, &context)
+                } else {
+                    s.partial = partial
+                }
+                continue
+            }
+            if completes {
+                if length == 0 { continue }  // An empty packet carries nothing to hand out.
+                context.window.consume(pieceStart - consumed)
+                consumed = pieceStart
+                let eaten = try packet(
+                    .inPage(size: length, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart), &s,
+                    &context)
+                if eaten { consumed += length }
+            } else {
+                if length > limits.maxPacketBytes {
+                    throw context.error(.limitExceeded, "ogg: packet larger than maxPacketBytes")
+                }
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(length)
+                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
+                    bytes.append(contentsOf: $0)
+                }
+                s.partial = OggPartialPacket(
+                    bytes: bytes, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart)
+            }
+        }
+        if header.granulePosition != -1 {
+            if s.granuleBase == nil, s.deliveredAudio {
+                // RFC 7845 §4.5: the first audio page's granule position minus the frames that end on it
+                // gives the stream's starting granule (a stream joined mid-way), unless that page is also
+                // the last (then its granule position trims the end).
+                let offset = s.mapping?.framesBeforeGranuleZero ?? 0
+                let base = header.granulePosition - (s.frames - offset)
+                s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
+            }
+            s.lastGranule = header.granulePosition
+        }
+        if header.isEndOfStream {
+            s.ended = true
+            if let partial = s.partial {
+                context.diagnose(
+                    at: partial.fileOffset,
+                    "ogg: end-of-stream page ends inside a packet (\(partial.bytes.count) bytes dropped)")
+                s.partial = nil
+            }
+        }
+    }
+
+    /// A complete packet: its bytes in the current page, or reassembled.
+    enum Packet {
+        case inPage(size: Int, fileOffset: Int64, pageOffset: Int64)
+        case assembled(OggPartialPacket)
+
+        var size: Int {
+            switch self {
+            case .inPage(let size, _, _): size
+            case .assembled(let p): p.bytes.count
+            }
+        }
+        var pageOffset: Int64 {
+            switch self {
+            case .inPage(_, _, let page): page
+            case .assembled(let p): p.pageOffset
+            }
+        }
+    }
+
+    /// Hands a complete packet to the mapping (header packets) or out (audio packets). Returns whether
+    /// an in-page packet's bytes were consumed.
+    @discardableResult
+    mutating func packet(_ p: Packet, _ s: inout OggLogicalStream, _ context: inout ParseContext)
+        throws(AudioStreamError) -> Bool
+    {
+        func bytes(_ count: Int) -> [UInt8] {
+            switch p {
+            case .inPage(let size, _, _): return context.window.peekBytes(count: min(count, size)) ?? []
+            case .assembled(let partial): return Array(partial.bytes.prefix(count))
+            }
+        }
+        guard var mapping = s.mapping else {
+            // The identification packet.
+            switch OggMapping.start(s.codec, bytes(p.size)) {
+            case .success(let m): s.mapping = m
+            case .failure(let e):
+                guard dataOffset != nil else { throw context.error(e.code, e.reason) }
+                // A later link of a chain (a radio stream at a track change): skip it, keep the stream.
+                context.diagnose("\(e.reason): stream \(s.serialNumber) skipped")
+                s.unusable = true
+            }
+            return false
+        }
+        let head = bytes(16)
+        if !mapping.isAudioPacket(first: head.first) {
+            if s.deliveredAudio {
+                context.diagnose("ogg (\(s.codec)): header packet after audio packets ignored")
+                return false
+            }
+            if p.size > limits.maxHeaderChunkBytes && p.size > limits.maxTagBytes {
+                throw context.error(.limitExceeded, "ogg (\(s.codec)): header packet larger than maxHeaderChunkBytes")
+            }
+            var diagnostics: [String] = []
+            let result = mapping.readHeader(bytes(p.size), limits: limits, diagnostics: &diagnostics)
+            for d in diagnostics { context.diagnose(d) }
+            if case .failure(let e) = result {
+                guard s.lostPages || dataOffset != nil else { throw context.error(e.code, e.reason) }
+                // Its header packets went with lost pages, or a later link of a chain is damaged: nothing of
+                // this stream can be decoded, but the links after it can.
+                let why = s.lostPages ? " (header pages lost)" : ""
+                context.diagnose("\(e.reason)\(why): stream \(s.serialNumber) skipped")
+                s.unusable = true
+                return false
+            }
+            s.mapping = mapping
+            return false
+        }
+        var frames: Int64
+        do {
+            frames = try mapping.frames(ofPacket: head)
+        } catch {
+            throw context.error(error.code, error.reason)
+        }
+        let index = context.nextPacketIndex + Int64(packetsToDrop)
+        if !tablesFrozen, index >= 0, index + 1 < Int64(packetFrames.count) {
+            // Delivered before a seek: its frame count is known exactly (a Vorbis packet's count depends on
+            // the packet before it, which the resumed feed may not have shown).
+            frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
+        }
+        s.mapping = mapping
+        if s.announcedFormat == nil {
+            announceFormat(&s, &context, dataOffset: p.pageOffset)
+        }
+        s.frames += frames
+        s.deliveredAudio = true
+        if packetsToDrop > 0 {
+            packetsToDrop -= 1
+            return false
+        }
+        if !tablesFrozen, context.nextPacketIndex == Int64(pageOffsets.count), let dataOffset {
+            if pageOffsets.count < limits.maxPacketTableEntries {
+                pageOffsets.append(p.pageOffset - dataOffset)
+                packetFrames.append((packetFrames.last ?? 0) + frames)
+            } else {
+                tablesFrozen = true
+            }
+        }
+        if context.nextPacketIndex == audioPackets {
+            // A new packet (not one delivered again after a seek back).
+            audioPackets += 1
+            audioBytes += Int64(p.size)
+            largestPacket = max(largestPacket, p.size)
+        }
+        let variable = UInt32(clamping: frames)
+        switch p {
+        case .inPage(let size, _, _):
+            context.emitPacket(size: size, variableFrames: variable, frames: frames)
+            return true
+        case .assembled(let partial):
+            context.emitAssembledPacket(
+                partial.bytes, fileOffset: partial.fileOffset, variableFrames: variable, frames: frames)
+            return false
+        }
+    }
+
+    // MARK: Announcements
+
+    /// Announces a stream's format when its first audio packet arrives: the whole header the first time,
+    /// the changed values for a later link of a chain.
+    mutating func announceFormat(_ s: inout OggLogicalStream, _ context: inout ParseContext, dataOffset offset: Int64) {
+        guard let format = s.mapping?.format else { return }
+        s.announcedFormat = format
+        if dataOffset == nil {
+            dataOffset = offset
+            var values: [AudioStreamPropertyValue] = [.dataFormat(format.streamDescription)]
+            if let cookie = format.magicCookie { values.append(.magicCookie(cookie)) }
+            if let layout = format.channelLayout { values.append(.channelLayout(layout)) }
+            if let rate = format.bitRate { values.append(.bitRate(rate)) }
+            if let bound = format.packetSizeUpperBound { values.append(.packetSizeUpperBound(bound)) }
+            if format.primingFrames > 0 {
+                values.append(
+                    .packetTableInfo(
+                        PacketTableInfo(
+                            numberValidFrames: 0, primingFrames: Int32(clamping: format.primingFrames),
+                            remainderFrames: 0)))
+            }
+            if let metadata = format.metadata { values.append(.metadata(metadata)) }
+            values.append(.restrictsRandomAccess(false))
+            context.publishHeader(values, dataOffset: offset)
+        } else {
+            announce(format, &context)
+        }
+    }
+
+    /// Announces a later link's values (those that changed).
+    func announce(_ format: OggStreamFormat, _ context: inout ParseContext) {
+        context.announce(.dataFormat(format.streamDescription))
+        context.announce(
+            .formatList([
+                FormatListItem(
+                    streamDescription: format.streamDescription, channelLayoutTag: format.channelLayout?.tag ?? 0)
+            ]))
+        if let cookie = format.magicCookie { context.announce(.magicCookie(cookie)) }
+        if let layout = format.channelLayout { context.announce(.channelLayout(layout)) }
+        context.announce(
+            .packetTableInfo(
+                PacketTableInfo(
+                    numberValidFrames: 0, primingFrames: Int32(clamping: format.primingFrames), remainderFrames: 0)))
+        context.announce(.metadata(format.metadata ?? AudioMetadata()))
+    }
+
+    /// Priming and remainder of the followed stream from its last granule position (RFC 7845 §4.4-4.5:
+    /// the last page's granule position marks the end of the valid samples; Vorbis I §A.2 likewise).
+    ///
+    /// In nominal frames (the sum of the packets' frame counts): the last granule covers
+    /// `lastGranule − base + framesBeforeGranuleZero` of them; the rest is the remainder; the priming is
+    /// Opus's pre-skip or Vorbis's first packet.
+    func endTrimming(_ s: OggLogicalStream, _ context: inout ParseContext) -> PacketTableInfo? {
+        guard s.lastGranule >= 0, s.codec != .flac, let format = s.announcedFormat, s.frames > 0 else { return nil }
+        let offset = s.mapping?.framesBeforeGranuleZero ?? 0
+        let covered = s.lastGranule - (s.granuleBase ?? 0) + offset
+        let priming = format.primingFrames
+        let remainder = s.frames - covered
+        guard covered >= priming, remainder >= 0 else {
+            context.diagnose("ogg: last granule position \(s.lastGranule) does not fit the packets' durations")
+            return nil
+        }
+        return PacketTableInfo(
+            numberValidFrames: covered - priming, primingFrames: Int32(clamping: priming),
+            remainderFrames: Int32(clamping: remainder))
+    }
+}
+
+func hex(_ v: UInt32) -> String {
+    let s = String(v, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 8 - s.count)) + s
+}

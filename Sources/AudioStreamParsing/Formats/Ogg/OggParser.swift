@@ -1,0 +1,229 @@
+/// Ogg (RFC 3533) with the Vorbis, Opus and FLAC mappings.
+///
+/// Pages are read whole (at most 65,307 bytes) and checked against their CRC-32 before any of their
+/// packets is handed out; a page that fails is reported as a diagnostic and the parser resynchronises
+/// at the next capture pattern. Packets are reassembled from the segment table (RFC 3533 §5): a packet
+/// that lies within one page is handed out zero-copy from the input, a packet continued across pages
+/// is collected (at most `limits.maxPacketBytes`) and handed out once complete, with the offset of its
+/// first byte.
+///
+/// One logical stream is followed (``OggStreamSelection``); pages of the others are skipped. A new
+/// group of beginning-of-stream pages after the followed stream ended or delivered audio is a chained
+/// stream: its format, cookie and tags are announced again and packet indices continue.
+///
+/// Buffers: one page, the packet being reassembled, the header packets of the followed stream.
+/// `readyToProducePackets` is announced when the first audio packet is complete (`dataOffset` is the
+/// start of the page where it begins). `finish` announces the exact packet and byte counts (the bytes
+/// of the audio packets, page headers excluded) and the end trimming derived from the last granule
+/// position. See docs/formats/ogg.md.
+struct OggParser: FormatParser {
+    static let probe = FormatProbe(fileTypes: [.ogg]) { window, options in
+        // RFC 3533 §6: "OggS", then stream_structure_version 0.
+        switch FormatProbe.matches(window, "OggS\0") {
+        case true?: return .match(.ogg, OggParser(options: options))
+        case false?: return .noMatch
+        case nil: return .needMoreData(atLeast: 5)
+        }
+    }
+
+    /// Where the parser is in the byte stream.
+    enum State {
+        /// A page is expected at the position.
+        case atPage
+        /// Looking for the next capture pattern after junk, a bad page or a discontinuity.
+        case resync
+    }
+
+    let selection: OggStreamSelection
+    let limits: ParserLimits
+    var state = State.atPage
+    /// Junk skipped since the last good page: where it started and how many bytes.
+    var junk: (start: Int64, count: Int64)?
+
+    /// The streams of the current group: serial → codec, in the order of their first pages.
+    var group: [(serial: UInt32, codec: OggCodec)] = []
+    /// How many groups (links of a chain) have started.
+    var groupCount = 0
+    /// Whether a page that is not a beginning-of-stream page was read in the current group.
+    var groupHasOtherPages = false
+    /// Serials whose pages were reported as skipped (one diagnostic each).
+    var reportedSerials: Set<UInt32> = []
+    /// The followed stream.
+    var stream: OggLogicalStream?
+    /// Earlier links' streams by serial, so a seek back into them can continue.
+    var previousStreams: [UInt32: OggLogicalStream] = [:]
+
+    // Packet geometry (for translations and seeking), relative to `dataOffset`.
+    var dataOffset: Int64?
+    /// Per delivered packet: the start of the page where it begins.
+    var pageOffsets: [Int64] = []
+    /// Per delivered packet: the first frame; one more entry than `pageOffsets` (the total).
+    var packetFrames: [Int64] = [0]
+    /// Tables stop growing after a discontinuity or an estimated seek (positions are no longer known).
+    var tablesFrozen = false
+    /// End of the last page read, relative to `dataOffset`.
+    var endOfPages: Int64 = 0
+    /// After an exact seek: packets beginning on the first page that precede the target.
+    var packetsToDrop = 0
+    /// Known at finish.
+    var packetCount: Int64?
+    /// A seek was prepared and no page has been read since.
+    var seekPrepared = false
+    /// A seek happened: packets may be delivered twice, so the end trimming found at the first finish stays.
+    var seeked = false
+
+    // Totals for the end-of-stream values.
+    var audioPackets: Int64 = 0
+    var audioBytes: Int64 = 0
+    var largestPacket = 0
+
+    init(options: ParserOptions) {
+        selection = options.oggStreamSelection
+        limits = options.limits
+    }
+
+    // MARK: FormatParser
+
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        switch state {
+        case .resync:
+            return searchCapturePattern(&context)
+        case .atPage:
+            return try readPage(&context)
+        }
+    }
+
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        reportJunk(&context)
+        if context.window.readable > 0 {
+            context.diagnose("ogg: the stream ends inside a page (\(context.window.readable) bytes dropped)")
+            context.window.consume(context.window.readable)
+        }
+        guard var s = stream else {
+            if group.isEmpty {
+                throw context.error(.invalidFile, "ogg: no beginning-of-stream page of an audio stream")
+            }
+            throw context.error(.unsupportedDataFormat, "ogg: no Vorbis, Opus or FLAC logical stream")
+        }
+        guard let mapping = s.mapping, mapping.headersComplete || s.deliveredAudio || s.unusable else {
+            throw context.error(.invalidFile, "ogg (\(s.codec)): the stream ends inside the header packets")
+        }
+        if let partial = s.partial {
+            context.diagnose(
+                at: partial.fileOffset, "ogg: the stream ends inside a packet (\(partial.bytes.count) bytes dropped)")
+            s.partial = nil
+        }
+        if dataOffset == nil {
+            announceFormat(&s, &context, dataOffset: context.window.position)
+        }
+        stream = s
+        // After a discontinuity or an estimated seek, packet positions and indices are estimates: the
+        // counts are not announced then.
+        guard !tablesFrozen else { return }
+        packetCount = Int64(pageOffsets.count)
+        context.announce(.audioDataByteCount(UInt64(audioBytes)))
+        context.announce(.audioDataPacketCount(UInt64(audioPackets)))
+        if largestPacket > 0 { context.announce(.maximumPacketSize(UInt32(clamping: largestPacket))) }
+        if !seeked, let trim = endTrimming(s, &context) {
+            context.announce(.packetTableInfo(trim))
+            closeLastChapter(s, validFrames: trim.numberValidFrames, &context)
+        }
+    }
+
+    /// `CHAPTERnnn` comments give no end to the last chapter: once the stream's duration is known, it
+    /// ends there (the metadata is announced again).
+    func closeLastChapter(_ s: OggLogicalStream, validFrames: Int64, _ context: inout ParseContext) {
+        guard var metadata = s.announcedFormat?.metadata, let last = metadata.chapters.last, last.endSeconds == nil,
+            let rate = s.announcedFormat?.streamDescription.sampleRate, rate > 0
+        else { return }
+        let end = Double(validFrames) / rate
+        guard end > last.startSeconds else { return }
+        metadata.chapters[metadata.chapters.count - 1].endSeconds = end
+        context.announce(.metadata(metadata))
+    }
+
+    mutating func discontinuity(_ context: inout ParseContext) {
+        // A discontinuity flag on the bytes that follow a seek (the facade passes it on when the first
+        // chunk after the seek was empty) changes nothing: the seek already prepared the resync.
+        if seekPrepared { return }
+        state = .resync
+        junk = nil
+        tablesFrozen = true
+        packetsToDrop = 0
+        stream?.partial = nil
+        stream?.nextSequence = nil
+        stream?.lostPages = true
+        stream?.mapping?.resetPacketState()
+    }
+
+    var packetMap: PacketMap {
+        var map = PacketMap()
+        // The start of the page where each packet begins. The end entry only once the stream has ended:
+        // before, the next packet begins on some later page, whose offset is not known until it is read.
+        map.packetOffsets = packetCount == nil ? pageOffsets : pageOffsets + [endOfPages]
+        map.packetFrames = packetFrames
+        map.packetCount = packetCount
+        if !pageOffsets.isEmpty, endOfPages > 0 {
+            map.estimatedBytesPerPacket = Double(endOfPages) / Double(pageOffsets.count)
+        }
+        return map
+    }
+
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
+        guard dataOffset != nil, stream != nil else { return false }
+        state = .resync
+        junk = nil
+        seekPrepared = true
+        seeked = true
+        stream?.partial = nil
+        stream?.nextSequence = nil
+        stream?.mapping?.resetPacketState()
+        if packet < Int64(pageOffsets.count) {
+            // Exact: the feed restarts at the page where the packet begins; drop the packets that begin
+            // on that page before it.
+            var first = Int(packet)
+            while first > 0 && pageOffsets[first - 1] == pageOffsets[Int(packet)] { first -= 1 }
+            packetsToDrop = Int(packet) - first
+        } else {
+            packetsToDrop = 0
+            tablesFrozen = true
+        }
+        return true
+    }
+
+    // MARK: Resynchronisation
+
+    /// Skips bytes up to the next "OggS".
+    mutating func searchCapturePattern(_ context: inout ParseContext) -> ParseStep {
+        let window = context.window
+        guard window.readable > 0 else { return .needMoreData(atLeast: 4) }
+        if window.matches(Self.capturePattern, at: 0) {
+            state = .atPage
+            return .continue
+        }
+        if window.readable < 4 && window.couldMatch(Self.capturePattern, at: 0) {
+            if window.isFinal {
+                skipJunk(window.readable, &context)
+                return .continue
+            }
+            return .needMoreData(atLeast: 4)
+        }
+        let next = window.firstIndex(of: 0x4F, from: 1, to: window.readable) ?? window.readable
+        skipJunk(next, &context)
+        return .continue
+    }
+
+    static let capturePattern: [UInt8] = Array("OggS".utf8)
+
+    mutating func skipJunk(_ count: Int, _ context: inout ParseContext) {
+        if junk == nil { junk = (context.window.position, 0) }
+        junk?.count += Int64(count)
+        context.window.consume(count)
+    }
+
+    mutating func reportJunk(_ context: inout ParseContext) {
+        guard let j = junk else { return }
+        context.diagnose(at: j.start, "ogg: skipped \(j.count) bytes that are not a valid page (lost sync)")
+        junk = nil
+    }
+}
