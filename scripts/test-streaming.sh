@@ -10,7 +10,9 @@
 #      (b) give packets whose sizes are a contiguous run of the local parse of the same file
 #      (the connection starts mid-stream: Icecast's burst starts at an arbitrary byte, so the first
 #      two packets after the resync are ignored).
-#   2. nginx: every fixture with an oracle fetched over HTTP gives the same audioinspect/1 JSON as the
+#   2. Icecast: ffmpeg streams a generated 20 s Ogg Vorbis file (-c copy) to /live.ogg; a listener that
+#      connects mid-stream gets packets whose sizes are a contiguous run of the local parse.
+#   3. nginx: every fixture with an oracle fetched over HTTP gives the same audioinspect/1 JSON as the
 #      local file (except "source"); a Range request answers 206 with the requested bytes.
 #
 # Tools: icecast2, nginx, ffmpeg, curl, python3 (scripts/install-streaming-tools.sh installs them with
@@ -169,6 +171,42 @@ PY
 # For comparison with audioinspect's time to first packet: curl's time to the first body byte.
 ttfb=$(curl -s -o /dev/null --max-time 2 -w '%{time_starttransfer}' "http://127.0.0.1:$ice_port/live.mp3" || true)
 echo "icecast: OK (curl time to first byte ${ttfb:-?} s, for comparison)"
+
+# ---------------------------------------------------------------------------------------------------
+echo "== Icecast: live Ogg Vorbis"
+# Icecast sends a new Ogg listener the stream's header pages, then whole pages from the current one:
+# the packets after the headers must be a contiguous run of the local parse of the same file.
+ffmpeg -nostdin -loglevel error -f lavfi -i "sine=frequency=330:duration=20:sample_rate=44100" \
+    -f lavfi -i "anoisesrc=d=20:c=pink:r=44100:a=0.05:seed=9" -filter_complex amix=inputs=2 \
+    -ac 2 -c:a libvorbis -q:a 3 -fflags +bitexact -flags +bitexact "$work/live.ogg" \
+    || fail "ffmpeg could not encode Vorbis"
+ffmpeg -nostdin -loglevel error -re -i "$work/live.ogg" -c copy -content_type application/ogg -f ogg \
+    "icecast://source:sourcepw@127.0.0.1:$ice_port/live.ogg" >"$work/ffmpeg-ogg.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 50); do
+    curl -s --max-time 2 -u admin:adminpw "http://127.0.0.1:$ice_port/admin/listmounts" | grep -q "/live.ogg" && break
+    sleep 0.2
+done
+sleep 1.5  # connect mid-stream
+"$inspect" --follow --json --packets --max-seconds 4 "http://127.0.0.1:$ice_port/live.ogg" \
+    >"$work/follow-ogg.jsonl" 2>"$work/follow-ogg.log" || fail "audioinspect --follow (Ogg) failed"
+"$inspect" --json --packets "$work/live.ogg" >"$work/local-ogg.json" || fail "local Ogg parse failed"
+python3 - "$work/follow-ogg.jsonl" "$work/local-ogg.json" <<'PY' || fail "Icecast Ogg stream check"
+import json, sys
+events = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+local = json.load(open(sys.argv[2]))
+sizes = [p["size"] for p in local["packets"]]
+got = [p["size"] for p in events if p["event"] == "packet"]
+fmt = next(e for e in events if e["event"] == "format")
+assert fmt["fileType"] == local["fileType"], (fmt, local["fileType"])
+assert len(got) > 50, f"only {len(got)} packets"
+starts = [i for i in range(len(sizes) - len(got) + 1) if sizes[i:i + len(got)] == got]
+assert starts, "received Vorbis packet sizes are not a contiguous run of the local parse"
+end = events[-1]
+print(f"icecast ogg: {len(got)} packets from local packet {starts[0]}, "
+      f"time to first packet {end['firstPacketSeconds'] * 1000:.1f} ms")
+PY
+echo "icecast ogg: OK"
 
 # ---------------------------------------------------------------------------------------------------
 echo "== nginx: every fixture over HTTP equals the local parse"
