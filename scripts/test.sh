@@ -3,8 +3,10 @@
 # warnings in this project's own sources, then run every test.
 #
 # Needs the Swift toolchain and libogg-dev (installed below when missing): fixtures and their
-# ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate fixtures: Fixtures/generate.sh, which
-# installs its Debian packages.)
+# ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate
+# fixtures: Fixtures/generate.sh, which installs its Debian packages.) The loopback streaming test at
+# the end (scripts/test-streaming.sh) installs icecast2, nginx, ffmpeg, curl and python3 with apt when
+# they are missing, and is skipped with a message when they cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,3 +53,10 @@ fi
 
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log"
+
+# Real servers on loopback (Icecast + ffmpeg, nginx): see the script's header. Skipped with a message
+# when its Debian packages cannot be installed; SKIP_STREAMING_TESTS=1 skips it on purpose.
+if [ "${SKIP_STREAMING_TESTS:-0}" != 1 ]; then
+    echo "== scripts/test-streaming.sh"
+    scripts/test-streaming.sh "$(swift build --show-bin-path)/audioinspect"
+fi

@@ -18,13 +18,15 @@ struct AudioInspect: ParsableCommand {
         abstract: "Inspect an audio file or stream: format, duration, packets, tags, gapless info.",
         discussion: """
             Reads FILE (or standard input when FILE is -) incrementally, in 1 MiB reads, feeding each \
-            read to the parser as it arrives, so `curl URL | audioinspect -` inspects a network stream.
+            read to the parser as it arrives, so `curl URL | audioinspect -` inspects a network stream. \
+            An http:// or https:// URL is fetched directly (with Icy-MetaData: 1; ICY titles are printed); \
+            --follow prints titles and running counts as the stream plays.
 
             Exit status: 0 on success; 1 when the input cannot be read or parsed (one line on standard \
             error: 'audioinspect: error CODE at offset N: REASON'); 64 for usage errors.
             """)
 
-    @Argument(help: "The audio file, or - for standard input.")
+    @Argument(help: "The audio file, - for standard input, or an http:// or https:// URL.")
     var file: String
 
     @Flag(help: "Print the audioinspect/1 JSON document instead of the summary.")
@@ -38,14 +40,44 @@ struct AudioInspect: ParsableCommand {
             "Feed the parser in chunks of exactly N bytes (default: each read as it arrives).", valueName: "N"))
     var chunkSize: Int?
 
+    @Flag(help: "With a URL: keep printing stream titles and running packet/duration counts (one line each).")
+    var follow = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With a URL: stop after N seconds (a live stream never ends by itself).", valueName: "N"))
+    var maxSeconds: Double?
+
+    @Flag(name: .customLong("no-progress"), help: "Never show the progress line for long local files.")
+    var noProgress = false
+
+    /// True for `http://` and `https://` arguments.
+    var isURL: Bool {
+        let lower = file.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     func validate() throws {
         if let chunkSize, chunkSize < 1 {
             throw ValidationError("--chunk-size must be at least 1.")
         }
+        if let maxSeconds, !(maxSeconds > 0) {
+            throw ValidationError("--max-seconds must be positive.")
+        }
+        if (follow || maxSeconds != nil) && !isURL {
+            throw ValidationError("--follow and --max-seconds need an http:// or https:// URL.")
+        }
     }
 
     func run() throws {
-        let options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
+        if isURL {
+            let status = URLInspection.run(
+                url: file, follow: follow, maxSeconds: maxSeconds, json: json, packets: packets, chunkSize: chunkSize)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        var options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
+        options.showProgress = !noProgress
         let report = Inspector.inspect(path: file, options: options)
         var out = StandardOutput()
         if json {

@@ -21,6 +21,13 @@ protocol ByteSource {
     /// - Returns: the number of bytes read; 0 at the end of the input.
     /// - Throws: `InputError` when the read fails.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+
+    /// The input's total size when known in advance (a regular file), for the progress line.
+    var byteCount: Int64? { get }
+}
+
+extension ByteSource {
+    var byteCount: Int64? { nil }
 }
 
 /// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
@@ -53,6 +60,13 @@ final class FileInput: ByteSource {
 
     deinit {
         if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The size of a regular file; `nil` for pipes, terminals and standard input.
+    var byteCount: Int64? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {

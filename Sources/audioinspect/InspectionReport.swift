@@ -143,6 +143,8 @@ struct InspectOptions: Equatable {
     var chunkSize: Int?
     /// The size of each read (the buffer is allocated once and reused).
     var readSize = 1 << 20
+    /// Show a progress line on standard error when it is a terminal (see `ProgressLine`).
+    var showProgress = false
 }
 
 /// Runs a parser over an input and collects an `InspectionReport`.
@@ -193,10 +195,15 @@ final class Inspector {
         var chunker = Chunker(size: options.chunkSize)
         let parser = self.parser
         let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in try parser.parse(chunk) }
+        var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
+        var done: Int64 = 0
+        defer { progress?.clear() }
         do {
             while true {
                 let count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
                 if count == 0 { break }
+                done += Int64(count)
+                progress?.update(done: done)
                 try buffer.withUnsafeBytes { raw in
                     try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
                 }

@@ -1,0 +1,152 @@
+/// Parses an asynchronous sequence of byte chunks (a network body, a file read loop) and yields the
+/// parser's events as an `AsyncSequence` of ``AudioStreamEvent``.
+///
+/// ```swift
+/// let events = AudioStreamEventSequence(chunks)       // chunks: some AsyncSequence of [UInt8]
+/// for try await event in events {
+///     switch event {
+///     case .property(let value): …                    // dataFormat, magicCookie, readyToProducePackets …
+///     case .packets(let batch): player.enqueue(batch)  // owned bytes + descriptions
+///     case .diagnostic(let d): log(d)
+///     case .streamTitle(let m, let packet): showTitle(m.streamTitle, from: packet)
+///     case .endOfStream: break
+///     }
+/// }
+/// ```
+///
+/// - **Back-pressure**: the consumer pulls. The next chunk of the source is requested only when
+///   every event of the previous chunk was consumed, so at most one chunk's events are queued and a
+///   slow consumer slows the download (an `AsyncStream` source with a bounded buffering policy, or a
+///   pull-based source, carries that back to the network).
+/// - **Cancellation**: when the consuming task is cancelled, the iterator stops pulling from the
+///   source and throws `CancellationError` (events already parsed from the last chunk are still
+///   yielded first). A source that ends because its task was cancelled is not mistaken for the end
+///   of the stream: `finish()` is not called.
+/// - **Errors**: an `AudioStreamError` from the parser, or the source's own error, is thrown by
+///   `next()` after the events that preceded it; afterwards the iterator returns `nil`.
+/// - **ICY**: with `icyMetaInterval` (the `icy-metaint` response header, see ``ICYHeaders``) the
+///   chunks are an ICY body: metadata blocks are removed before the parser sees the bytes (offsets
+///   of packets are in the audio stream without them) and each title change is reported as
+///   `.streamTitle(_, atPacket:)` between the packets before and after it.
+/// - **Seek**: ``Iterator/seek(toPacket:from:)`` seeks the parser and continues with a new source
+///   that starts at the returned offset (for example an HTTP `Range` request).
+///
+/// The parser is created by each iterator and confined to it (it is not `Sendable`); the sequence
+/// itself is `Sendable` when the source is.
+public struct AudioStreamEventSequence<Source: AsyncSequence>: AsyncSequence
+where Source.Element: Collection, Source.Element.Element == UInt8 {
+    public typealias Element = AudioStreamEvent
+    public typealias Failure = any Error
+
+    /// The byte chunks.
+    public let source: Source
+    /// The container, when content cannot tell (raw ADTS, AC-3); see ``AudioStreamParser/init(fileTypeHint:options:)``.
+    public let fileTypeHint: AudioFileType?
+    /// Parser limits and detection settings.
+    public let options: ParserOptions
+    /// The `icy-metaint` interval when the source is an ICY body with interleaved metadata, else `nil`.
+    public let icyMetaInterval: Int?
+
+    /// Creates the sequence; nothing is read until iteration starts.
+    public init(
+        _ source: Source, fileTypeHint: AudioFileType? = nil, options: ParserOptions = ParserOptions(),
+        icyMetaInterval: Int? = nil
+    ) {
+        self.source = source
+        self.fileTypeHint = fileTypeHint
+        self.options = options
+        self.icyMetaInterval = icyMetaInterval
+    }
+
+    /// Creates an iterator with its own parser.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(
+            source: source.makeAsyncIterator(),
+            session: StreamingParserSession(
+                fileTypeHint: fileTypeHint, options: options, icyMetaInterval: icyMetaInterval))
+    }
+
+    /// Pulls chunks from the source, one at a time, only when the previous chunk's events were consumed.
+    public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = AudioStreamEvent
+        public typealias Failure = any Error
+
+        private var source: Source.AsyncIterator
+        private let session: StreamingParserSession
+        /// Source chunks pulled so far (including empty ones), since creation or the last seek.
+        public private(set) var chunksPulled = 0
+
+        init(source: Source.AsyncIterator, session: StreamingParserSession) {
+            self.source = source
+            self.session = session
+        }
+
+        /// The next event; `nil` after `.endOfStream` or after an error was thrown.
+        public mutating func next(
+            isolation actor: isolated (any Actor)? = #isolation
+        ) async throws -> AudioStreamEvent? {
+            while true {
+                if let event = session.dequeue() { return event }
+                if let failure = session.takeFailure() { throw failure }
+                if session.isDone { return nil }
+                do {
+                    try Task.checkCancellation()
+                    let chunk = try await source.next(isolation: actor)
+                    if let chunk {
+                        chunksPulled += 1
+                        session.feed(chunk)
+                    } else {
+                        // A source that stops because the task was cancelled did not reach the end.
+                        try Task.checkCancellation()
+                        session.finish()
+                    }
+                } catch {
+                    session.fail(error)
+                }
+            }
+        }
+
+        /// The next event (see `next(isolation:)`).
+        public mutating func next() async throws -> AudioStreamEvent? {
+            try await next(isolation: nil)
+        }
+
+        /// Seeks to `packet` and continues with a new source.
+        ///
+        /// Calls ``AudioStreamParser/seek(toPacket:)``, drops the events not yet consumed (they belong
+        /// to the old position), then reads `makeSource(target)`, which must deliver the stream from
+        /// `target.absoluteOffset` on (an HTTP `Range: bytes=<absoluteOffset>-` request, a file read
+        /// from there). The first packet reported afterwards is `packet`. Works after `.endOfStream`
+        /// too (the parser can seek after `finish`).
+        ///
+        /// - Throws: the parser's `AudioStreamError` (`more` before the audio data is reached, `pck?`
+        ///   for a packet outside the stream, or the error that ended the stream).
+        @discardableResult
+        public mutating func seek(
+            toPacket packet: Int64, from makeSource: (SeekTarget) throws -> Source
+        ) throws -> SeekTarget {
+            let target = try session.seek(toPacket: packet)
+            source = try makeSource(target).makeAsyncIterator()
+            chunksPulled = 0
+            return target
+        }
+
+        /// The parser, for its cached properties (`dataFormat`, `magicCookie` …) and translations
+        /// (`packetToFrame` …). Do not call `parse`, `finish` or `seek` on it directly.
+        public var parser: AudioStreamParser { session.parser }
+    }
+}
+
+@available(*, unavailable)
+extension AudioStreamEventSequence.Iterator: Sendable {}
+
+extension AudioStreamEventSequence: Sendable where Source: Sendable {}
+
+extension AsyncSequence where Element: Collection, Element.Element == UInt8 {
+    /// Parses these byte chunks as an audio stream; see ``AudioStreamEventSequence``.
+    public func audioStreamEvents(
+        fileTypeHint: AudioFileType? = nil, options: ParserOptions = ParserOptions(), icyMetaInterval: Int? = nil
+    ) -> AudioStreamEventSequence<Self> {
+        AudioStreamEventSequence(self, fileTypeHint: fileTypeHint, options: options, icyMetaInterval: icyMetaInterval)
+    }
+}

@@ -1,0 +1,267 @@
+import AudioStreamParsing
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal HTTP/1.1 client for `http://` URLs on a blocking POSIX socket: one `GET`, lenient response
+/// parsing (`HTTP/1.x NNN` or SHOUTcast's `ICY NNN` status line; header lines split at the first `:`
+/// with or without a following space), redirects followed (at most 5), and a body delimited by
+/// `Content-Length`, `Transfer-Encoding: chunked`, or the end of the connection.
+///
+/// Reads wait with `poll` in 100 ms slices so a deadline or a stop request (^C) ends them promptly.
+/// Nothing is read ahead of the parser beyond one 64 KiB read: TCP flow control is the back-pressure.
+final class SocketHTTPBody: HTTPBody {
+    private var fd: Int32
+    private var buffer: [UInt8] = []
+    private var mode: Mode
+    private(set) var received: Int64 = 0
+
+    private enum Mode {
+        case length(remaining: Int64)
+        case chunked(remaining: Int64)  // bytes left in the current chunk; 0 = read the next size line
+        case untilClose
+        case done
+    }
+
+    private init(fd: Int32, buffer: [UInt8], mode: Mode) {
+        self.fd = fd
+        self.buffer = buffer
+        self.mode = mode
+    }
+
+    deinit { close() }
+
+    func close() {
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+    }
+
+    static func open(_ url: URL, headers extra: [(String, String)], timeout: TimeInterval) throws(InputError)
+        -> (body: any HTTPBody, headers: [(String, String)])
+    {
+        var url = url
+        for _ in 0..<6 {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            let (fd, head, rest) = try request(url, extra: extra, deadline: deadline)
+            let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+            let status = lines.first.flatMap { Self.statusCode($0) }
+            var headers: [(String, String)] = []
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                headers.append((name, value))
+            }
+            guard let status else {
+                Glibc.close(fd)
+                throw InputError(message: "cannot get '\(url.absoluteString)': not an HTTP response", offset: nil)
+            }
+            if (300..<400).contains(status), let location = ICYHeaders.value(named: "Location", in: headers),
+                let next = URL(string: location, relativeTo: url)?.absoluteURL
+            {
+                Glibc.close(fd)
+                if next.scheme?.lowercased() != "http" {
+                    return try URLSessionBody.open(next, headers: extra, timeout: timeout)
+                }
+                url = next
+                continue
+            }
+            guard (200..<300).contains(status) else {
+                Glibc.close(fd)
+                throw InputError(message: "cannot get '\(url.absoluteString)': HTTP status \(status)", offset: nil)
+            }
+            let mode: Mode
+            if ICYHeaders.value(named: "Transfer-Encoding", in: headers)?.lowercased().contains("chunked") == true {
+                mode = .chunked(remaining: 0)
+            } else if let length = ICYHeaders.value(named: "Content-Length", in: headers).flatMap({ Int64($0) }) {
+                mode = .length(remaining: length)
+            } else {
+                mode = .untilClose
+            }
+            return (SocketHTTPBody(fd: fd, buffer: rest, mode: mode), headers)
+        }
+        throw InputError(message: "cannot get '\(url.absoluteString)': too many redirects", offset: nil)
+    }
+
+    /// `HTTP/1.1 200 OK` or `ICY 200 OK` → 200.
+    private static func statusCode(_ line: String) -> Int? {
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/") || parts[0] == "ICY" else { return nil }
+        return Int(parts[1])
+    }
+
+    /// Connects, sends the request, and reads the response head. Returns the socket, the head (without
+    /// the blank line) and the body bytes read with it.
+    private static func request(_ url: URL, extra: [(String, String)], deadline: Date) throws(InputError)
+        -> (Int32, String, [UInt8])
+    {
+        let fail = { (message: String) in
+            InputError(message: "cannot get '\(url.absoluteString)': \(message)", offset: nil)
+        }
+        guard let host = url.host, !host.isEmpty else { throw fail("no host") }
+        let port = url.port ?? 80
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var info: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &info) == 0, let first = info else {
+            throw fail("cannot resolve host \(host)")
+        }
+        defer { freeaddrinfo(info) }
+        var fd: Int32 = -1
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        var lastError: Int32 = 0
+        while let ai = cursor {
+            let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype, ai.pointee.ai_protocol)
+            if s >= 0 {
+                if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                    fd = s
+                    break
+                }
+                lastError = errno
+                Glibc.close(s)
+            }
+            cursor = ai.pointee.ai_next
+        }
+        guard fd >= 0 else { throw fail(String(cString: strerror(lastError))) }
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { path += "?" + query }
+        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
+        var text = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
+        for (name, value) in extra { text += "\(name): \(value)\r\n" }
+        text += "Connection: close\r\n\r\n"
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 {
+                Glibc.close(fd)
+                throw fail("cannot send the request")
+            }
+            sent += n
+        }
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let end = Array("\r\n\r\n".utf8)
+        while true {
+            if let range = head.firstRange(of: end) {
+                let headText = String(decoding: head[..<range.lowerBound], as: UTF8.self)
+                return (fd, headText, Array(head[range.upperBound...]))
+            }
+            guard head.count < 64 * 1024 else {
+                Glibc.close(fd)
+                throw fail("response header too large")
+            }
+            switch waitReadable(fd, until: deadline, stop: { false }) {
+            case .ready: break
+            case .timeout, .stopped:
+                Glibc.close(fd)
+                throw fail("no response")
+            }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 {
+                Glibc.close(fd)
+                throw fail(n == 0 ? "connection closed before the response" : String(cString: strerror(errno)))
+            }
+            head += chunk[0..<n]
+        }
+    }
+
+    private enum Wait { case ready, timeout, stopped }
+
+    private static func waitReadable(_ fd: Int32, until deadline: Date?, stop: () -> Bool) -> Wait {
+        while true {
+            if stop() { return .stopped }
+            var slice: Int32 = 100
+            if let deadline {
+                let left = deadline.timeIntervalSinceNow
+                if left <= 0 { return .timeout }
+                slice = Int32(min(100, max(1, left * 1000)))
+            }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, slice)
+            if r > 0 { return .ready }
+            if r < 0 && errno != EINTR { return .ready }  // let recv report the error
+        }
+    }
+
+    /// Fills `buffer` with more bytes from the socket; false at the end of the connection, deadline or stop.
+    private func fill(until deadline: Date?, stop: () -> Bool) -> Result<Bool, InputError> {
+        guard fd >= 0 else { return .success(false) }
+        switch Self.waitReadable(fd, until: deadline, stop: stop) {
+        case .ready: break
+        case .timeout, .stopped: return .success(false)
+        }
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = recv(fd, &chunk, chunk.count, 0)
+        if n < 0 {
+            if errno == EINTR { return .success(true) }
+            return .failure(InputError(message: String(cString: strerror(errno)), offset: nil))
+        }
+        if n == 0 { return .success(false) }
+        buffer += chunk[0..<n]
+        return .success(true)
+    }
+
+    func next(until deadline: Date?, stop: () -> Bool) -> BodyChunk {
+        while true {
+            switch mode {
+            case .done:
+                return .end
+            case .untilClose, .length, .chunked:
+                break
+            }
+            if case .chunked(0) = mode {
+                // A chunk-size line: hex size, optional extensions, CRLF (after the previous chunk's CRLF).
+                while buffer.starts(with: Array("\r\n".utf8)) { buffer.removeFirst(2) }
+                if let lineEnd = buffer.firstRange(of: Array("\r\n".utf8)) {
+                    let line = String(decoding: buffer[..<lineEnd.lowerBound], as: UTF8.self)
+                    let hex = line.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    buffer.removeSubrange(..<lineEnd.upperBound)
+                    guard let size = Int64(hex, radix: 16) else { return .failed("bad chunk size '\(line)'") }
+                    mode = size == 0 ? .done : .chunked(remaining: size)
+                    continue
+                }
+            } else if !buffer.isEmpty {
+                var take = buffer.count
+                switch mode {
+                case .length(let remaining):
+                    take = Int(min(Int64(take), remaining))
+                    mode = remaining - Int64(take) == 0 ? .done : .length(remaining: remaining - Int64(take))
+                case .chunked(let remaining):
+                    take = Int(min(Int64(take), remaining))
+                    mode = .chunked(remaining: remaining - Int64(take))
+                default: break
+                }
+                let out = Array(buffer[..<take])
+                buffer.removeSubrange(..<take)
+                received += Int64(out.count)
+                if !out.isEmpty { return .data(out) }
+                continue
+            } else if case .length(0) = mode {
+                mode = .done
+                continue
+            }
+            switch fill(until: deadline, stop: stop) {
+            case .success(true): continue
+            case .success(false):
+                if case .length(let remaining) = mode, remaining > 0,
+                    deadline.map({ $0.timeIntervalSinceNow > 0 }) ?? true, !stop()
+                {
+                    return .failed("connection closed \(remaining) bytes before the end of the body")
+                }
+                return .end
+            case .failure(let error):
+                return .failed(error.message)
+            }
+        }
+    }
+}

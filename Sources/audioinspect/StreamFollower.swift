@@ -1,0 +1,300 @@
+import AudioStreamParsing
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Set by the SIGINT handler installed for `--follow`.
+nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
+
+/// `audioinspect URL --follow`: parses an HTTP stream as it arrives and prints what happens (the
+/// stream's format, each ICY title change with the packet where it takes effect, running packet and
+/// duration counts) until the server ends the body, `--max-seconds` pass or the user presses ^C.
+///
+/// Output is line-oriented: text lines, or with `--json` one JSON object per line (JSON Lines; see
+/// `docs/cli.md`). It uses the synchronous parser API on a blocking `HTTPInput`, the pattern a
+/// player with its own network thread would use.
+final class StreamFollower {
+    /// Why following stopped.
+    enum EndReason: String {
+        case end
+        case maxSeconds = "max-seconds"
+        case interrupted
+        case error
+    }
+
+    private let input: HTTPInput
+    private let parser = AudioStreamParser()
+    private let json: Bool
+    private let printPackets: Bool
+    private let maxSeconds: Double?
+    private var out = StandardOutput()
+    private var pendingTitles: [(metadata: ICYMetadata, audioOffset: Int64)] = []
+    private var lastTitle: ICYMetadata?
+    private var titlesSeen = 0
+    private var nextPacket: Int64 = 0
+    private var frames: Int64 = 0
+    private let started = Date()
+    /// When the request was sent, and when the first packet was parsed (time to first packet).
+    private let requested: Date
+    private var firstPacketAt: Date?
+
+    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?, requested: Date = Date()) {
+        self.input = input
+        self.requested = requested
+        self.json = json
+        self.printPackets = packets
+        self.maxSeconds = maxSeconds
+        parser.propertyListener = { [unowned self] parser, id in
+            if id == .readyToProducePackets { printFormat(parser) }
+        }
+        parser.packetsHandler = { [unowned self] batch in handle(batch) }
+    }
+
+    /// Follows the stream; returns the exit status (0, or 1 after an error).
+    func run() -> Int32 {
+        signal(SIGINT) { _ in interruptRequested = 1 }
+        defer { signal(SIGINT, SIG_DFL) }
+        input.deadline = maxSeconds.map { started.addingTimeInterval($0) }
+        input.stop = { interruptRequested != 0 }
+        printStream()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var lastProgress = Date()
+        var reason = EndReason.end
+        var failure: InspectionReport.Failure?
+        do {
+            while true {
+                let n = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
+                collectTitles()
+                if n == 0 { break }
+                try parser.parse(buffer[0..<n])
+                if Date().timeIntervalSince(lastProgress) >= 1 {
+                    lastProgress = Date()
+                    printProgress()
+                }
+            }
+            if interruptRequested != 0 {
+                reason = .interrupted
+            } else if let deadline = input.deadline, Date() >= deadline {
+                reason = .maxSeconds
+            } else {
+                try parser.finish()
+            }
+        } catch let error as AudioStreamError {
+            reason = .error
+            failure = InspectionReport.Failure(
+                code: error.code.description, offset: error.byteOffset, message: error.reason)
+        } catch let error as InputError {
+            reason = .error
+            failure = InspectionReport.Failure(code: "io", offset: error.offset, message: error.message)
+        } catch {
+            reason = .error
+            failure = InspectionReport.Failure(code: "wht?", offset: nil, message: "\(error)")
+        }
+        input.close()
+        flushTitles()
+        printEnd(reason, failure: failure)
+        out.flush()
+        if let failure {
+            StandardOutput.writeError(failure.line + "\n")
+            return 1
+        }
+        return 0
+    }
+
+    // MARK: Titles
+
+    /// Moves the titles the input read since the last call to the pending list (unchanged repeats
+    /// dropped).
+    private func collectTitles() {
+        let titles = input.titles
+        while titlesSeen < titles.count {
+            let title = titles[titlesSeen]
+            titlesSeen += 1
+            if title.metadata != lastTitle {
+                lastTitle = title.metadata
+                pendingTitles.append(title)
+            }
+        }
+    }
+
+    /// Prints each packet (with `--packets`) and, before the first packet at or after a pending
+    /// title's audio offset, the title.
+    private func handle(_ batch: PacketBatch) {
+        let framesPerPacket = Int64(parser.dataFormat?.framesPerPacket ?? 0)
+        if firstPacketAt == nil { firstPacketAt = Date() }
+        for (i, d) in batch.descriptions.enumerated() {
+            let offset = batch.fileOffset + d.startOffset
+            let index = batch.firstPacketIndex + Int64(i)
+            while let title = pendingTitles.first, offset >= title.audioOffset {
+                pendingTitles.removeFirst()
+                printTitle(title.metadata, atPacket: index)
+            }
+            let packetFrames = d.variableFramesInPacket != 0 ? Int64(d.variableFramesInPacket) : framesPerPacket
+            if printPackets {
+                if json {
+                    line([
+                        ("event", .string("packet")), ("index", .int(index)), ("offset", .int(offset)),
+                        ("size", .int(Int64(d.dataByteSize))), ("frames", .int(packetFrames)),
+                    ])
+                } else {
+                    out.write("Packet        \(index) @\(offset) size \(d.dataByteSize) frames \(packetFrames)\n")
+                }
+            }
+            frames += packetFrames
+            nextPacket = index + 1
+        }
+    }
+
+    private func flushTitles() {
+        collectTitles()
+        for title in pendingTitles { printTitle(title.metadata, atPacket: nextPacket) }
+        pendingTitles.removeAll()
+    }
+
+    // MARK: Output
+
+    private var seconds: Double? {
+        guard let rate = parser.dataFormat?.sampleRate, rate > 0 else { return nil }
+        return Double(frames) / rate
+    }
+
+    private func printStream() {
+        let name = ICYHeaders.value(named: "icy-name", in: input.headers)
+        if json {
+            line([
+                ("event", .string("stream")), ("url", .string(input.url.absoluteString)),
+                ("icyMetaInterval", input.metaInterval.map { .int(Int64($0)) } ?? .null),
+                ("icyName", name.map { .string($0) } ?? .null),
+            ])
+        } else {
+            out.write("Stream        \(input.url.absoluteString)\n")
+            if let interval = input.metaInterval { out.write("ICY metadata  every \(interval) bytes\n") }
+            if let name { out.write("Station       \(name)\n") }
+        }
+        out.flush()
+    }
+
+    private func printFormat(_ parser: AudioStreamParser) {
+        let type = parser.fileFormat.map { "\($0)" }
+        let format = parser.dataFormat
+        if json {
+            line([
+                ("event", .string("format")), ("fileType", type.map { .string($0) } ?? .null),
+                ("formatID", format.map { .string("\($0.formatID)") } ?? .null),
+                ("sampleRate", format.map { .double($0.sampleRate) } ?? .null),
+                ("channelsPerFrame", format.map { .int(Int64($0.channelsPerFrame)) } ?? .null),
+                ("framesPerPacket", format.map { .int(Int64($0.framesPerPacket)) } ?? .null),
+                ("dataOffset", parser.dataOffset.map { .int($0) } ?? .null),
+            ])
+        } else if let format {
+            out.write(
+                "Format        \(type ?? "?") '\(format.formatID)', \(format.sampleRate) Hz, "
+                    + "\(format.channelsPerFrame) ch\n")
+        }
+        out.flush()
+    }
+
+    private func printTitle(_ metadata: ICYMetadata, atPacket packet: Int64) {
+        if json {
+            line([
+                ("event", .string("title")), ("title", metadata.streamTitle.map { .string($0) } ?? .null),
+                ("url", metadata.streamURL.map { .string($0) } ?? .null), ("packet", .int(packet)),
+                ("seconds", seconds.map { .double($0) } ?? .null),
+            ])
+        } else {
+            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            out.write("Title         \(metadata.streamTitle ?? metadata.description)  (packet \(packet), \(at))\n")
+        }
+        out.flush()
+    }
+
+    private func printProgress() {
+        if json {
+            line([
+                ("event", .string("progress")), ("packets", .int(nextPacket)), ("bodyBytes", .int(input.bodyBytes)),
+                ("seconds", seconds.map { .double($0) } ?? .null),
+            ])
+        } else {
+            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            out.write("Progress      \(nextPacket) packets, \(at), \(input.bodyBytes) bytes received\n")
+        }
+        out.flush()
+    }
+
+    private func printEnd(_ reason: EndReason, failure: InspectionReport.Failure?) {
+        if json {
+            var members: [(String, JSONValue)] = [
+                ("event", .string("end")), ("reason", .string(reason.rawValue)), ("packets", .int(nextPacket)),
+                ("bytes", .int(parser.parsedByteCount)), ("bodyBytes", .int(input.bodyBytes)),
+                ("seconds", seconds.map { .double($0) } ?? .null),
+                ("firstPacketSeconds", firstPacketAt.map { .double($0.timeIntervalSince(requested)) } ?? .null),
+            ]
+            if let failure {
+                members.append(
+                    ("error", .object([
+                        ("code", .string(failure.code)), ("offset", failure.offset.map { .int($0) } ?? .null),
+                        ("message", .string(failure.message)),
+                    ])))
+            }
+            line(members)
+        } else {
+            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            out.write(
+                "End           \(reason.rawValue): \(nextPacket) packets, \(parser.parsedByteCount) bytes, \(at)\n")
+        }
+    }
+
+    /// Writes one JSON object on one line.
+    private func line(_ members: [(String, JSONValue)]) {
+        out.write(JSONLine.object(members))
+        out.write("\n")
+    }
+}
+
+/// Compact one-line JSON for JSON Lines output (scalars and flat objects).
+enum JSONLine {
+    static func object(_ members: [(String, JSONValue)]) -> String {
+        "{" + members.map { "\(string($0.0)):\(value($0.1))" }.joined(separator: ",") + "}"
+    }
+
+    static func value(_ v: JSONValue) -> String {
+        switch v {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .uint(let u): return String(u)
+        case .double(let d): return d.isFinite ? d.description : "null"
+        case .string(let s): return string(s)
+        case .object(let members): return object(members)
+        case .array(let elements): return "[" + elements.map(value).joined(separator: ",") + "]"
+        case .lazyArray(let make): return "[" + Array(make()).map(value).joined(separator: ",") + "]"
+        }
+    }
+
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
