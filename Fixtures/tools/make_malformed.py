@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Derive Fixtures/malformed/ from the real fixtures and write manifest.json.
+"""Derive Fixtures/malformed/ from the real fixtures and merge their rows into manifest.json
+(tools/manifest.py: rows of the other generators, flac-* and ogg/*, are kept).
 
 Every file is made from a real encoder output (named in derivedFrom), usually first
 shortened to a few hundred frames with consistent sizes (a valid small file), then
@@ -11,7 +12,6 @@ Deterministic: no clocks, a fixed-seed PRNG for the random-bytes case.
 """
 
 import argparse
-import json
 import os
 import random
 import struct
@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chunks as C  # noqa: E402
 import mpeg as M  # noqa: E402
+import manifest  # noqa: E402
 
 FRAMES = 200  # frames kept in the shortened base files
 
@@ -650,8 +651,8 @@ def mp4_faststart(buf):
 def mp4_cases(fixtures):
     src = "mp4/aac-16000-1ch.3gp"
     if not os.path.exists(os.path.join(fixtures, src)):
-        # generate.sh runs this script again after its MP4 section has made the sources.
-        return
+        # generate.sh runs this script once, after its MP4 section has made the sources.
+        raise SystemExit("make_malformed.py: %s missing (run generate.sh's MP4 section first)" % src)
     orig = C.read(os.path.join(fixtures, src))
     desc = src + " (moov moved before mdat, chunk offsets shifted)"
     emit("mp4-moov-after-mdat.3gp", orig, src,
@@ -772,10 +773,7 @@ def main():
         size = os.path.getsize(os.path.join(OUT, e["file"]))
         if size > 8192:
             raise SystemExit("malformed file too large: %s (%d bytes)" % (e["file"], size))
-    ENTRIES.sort(key=lambda e: e["file"])
-    with open(os.path.join(OUT, "manifest.json"), "w") as f:
-        json.dump(ENTRIES, f, indent=1, sort_keys=True)
-        f.write("\n")
+    manifest.merge(OUT, ENTRIES)
 
 
 if __name__ == "__main__":

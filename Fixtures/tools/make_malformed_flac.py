@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """Derives Fixtures/malformed/flac-*.flac from one small real FLAC file (5 frames) and adds
-their rows to malformed/manifest.json (run after make_malformed.py, which rewrites it).
+merges their rows into malformed/manifest.json (tools/manifest.py; any order of generators).
 Each file is broken in exactly one way; expectations are in malformed/expected.json.
 
 usage: make_malformed_flac.py BASE.flac OUTDIR
 """
-import json
 import os
 import re
 import subprocess
@@ -14,6 +13,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from flac_variable import crc8, crc16  # noqa: E402
+import manifest  # noqa: E402
 
 
 def frames_of(path):
@@ -81,14 +81,7 @@ def main():
          "frame 1's audio data holds a complete valid header for frame 2 at byte 20 (footer CRC-16 recomputed): "
          "a false sync that is not a frame boundary (all 5 frames survive, frame 1 whole)",
          "frame 1 + 20 @%d" % (o1 + 20))
-    manifest_path = os.path.join(out, "manifest.json")
-    manifest = json.load(open(manifest_path))
-    manifest = [e for e in manifest if not e["file"].startswith("flac-")] + entries
-    manifest.sort(key=lambda e: e["file"])
-    with open(manifest_path, "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
-        f.write("\n")
-
+    manifest.merge(out, entries)
 
 if __name__ == "__main__":
     main()

@@ -3,16 +3,18 @@
 
 Usage: ogg_malformed.py OGG_DIR OUT_DIR
 
-Appends one manifest row per file to OUT_DIR/../manifest.json (file names relative to
-malformed/). The expected outcomes are in malformed/expected.json; the packet counts
+Merges one manifest row per file into OUT_DIR/../manifest.json (tools/manifest.py; file names
+relative to malformed/). The expected outcomes are in malformed/expected.json; the packet counts
 there follow from the page walk printed by `ogg_malformed.py --explain OGG_DIR`
 (an independent walker: RFC 3533 lacing, no CRC trust).
 """
-import json
 import os
 import random
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import manifest  # noqa: E402
 
 
 def crc_table():
@@ -151,12 +153,7 @@ def main():
           "skipped with a diagnostic, no packet lost" % k,
           "ogg/vorbis-48000-6ch-oggenc.ogg", "before page %d @%d" % (k, pos))
 
-    manifest = os.path.join(out, os.pardir, "manifest.json")
-    items = json.load(open(manifest)) if os.path.exists(manifest) else []
-    items = [i for i in items if not i["file"].startswith("ogg/")] + rows
-    with open(manifest, "w") as f:
-        json.dump(items, f, indent=1, sort_keys=True)
-        f.write("\n")
+    manifest.merge(os.path.join(out, os.pardir), rows)
 
     # The walk behind the expected packet counts.
     for name, pg in (("vorbis-48000-6ch-oggenc.ogg", vp), ("opus-16000-1ch-16k-opusenc.opus", op)):

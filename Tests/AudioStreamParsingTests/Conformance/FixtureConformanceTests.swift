@@ -19,6 +19,36 @@ struct FixtureConformanceTests {
         #expect(missing.isEmpty, "fixtures without <file>.ffprobe.json: \(missing)")
     }
 
+    /// `Fixtures/README.md`'s provenance table has exactly one row per media fixture, and every row
+    /// names an existing file (`malformed/` rows may be patterns such as `malformed/flac-*`: its inputs
+    /// are listed one by one in `malformed/manifest.json`).
+    @Test func provenanceTableListsEveryFixtureOnce() throws {
+        let readme = (FixtureCatalog.fixturesRoot as NSString).appendingPathComponent("README.md")
+        let text = try String(contentsOfFile: readme, encoding: .utf8)
+        let begin = try #require(text.range(of: "<!-- provenance:begin -->"), "no provenance markers")
+        let end = try #require(text.range(of: "<!-- provenance:end -->"), "no provenance markers")
+        // The first cell of each row of the table (a file path or pattern in backquotes).
+        let files = text[begin.upperBound..<end.lowerBound].split(separator: "\n").filter { $0.hasPrefix("| `") }
+            .compactMap { line in line.dropFirst(3).split(separator: "`", maxSplits: 1).first.map(String.init) }
+        #expect(!files.isEmpty, "empty provenance table")
+        var count: [String: Int] = [:]
+        for file in files { count[file, default: 0] += 1 }
+        let media = FixtureCatalog.mediaFiles.map(\.path)
+        for path in media {
+            #expect(count[path] == 1, "\(path): \(count[path] ?? 0) provenance rows in Fixtures/README.md")
+        }
+        let mediaSet = Set(media)
+        for (file, n) in count where !file.contains("*") {
+            if file.hasPrefix("malformed/") {
+                let path = (FixtureCatalog.fixturesRoot as NSString).appendingPathComponent(file)
+                #expect(FileManager.default.fileExists(atPath: path), "provenance row for missing \(file)")
+            } else {
+                #expect(mediaSet.contains(file), "provenance row for missing \(file)")
+            }
+            #expect(n == 1, "\(file): \(n) provenance rows")
+        }
+    }
+
     /// A fixture whose provenance note says the oracle cannot be used must have a hand-derived
     /// expectation (and every hand-derived entry must name an existing fixture).
     @Test func unusableOraclesHaveHandDerivedExpectations() {
