@@ -773,6 +773,17 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ogg/*" "python3 tools/ogg_malformed.py 
     "bad CRC, bad version, truncated page, huge lacing, 255 lacing values of 255, missing BOS, junk between pages" \
     "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
 
+# ============================================================ ogg seeking
+# Longer Ogg streams with many small pages (ffmpeg's ogg muxer, -page_duration in
+# microseconds): estimated seeks, their refinement by granule positions and exact
+# seeks to pages already parsed (Tests/AudioStreamParsingTests/Formats/OggSeekTests.swift).
+sine 44100 4 2
+mk_ff ogg/vorbis-44100-2ch-paged.ogg "Vorbis 4 s in ~40 pages of 100 ms (ffmpeg -page_duration 100000): seeking" "" -c:a libvorbis -q:a 0 -page_duration 100000
+sine 48000 4 2
+mk_ff ogg/opus-48000-2ch-paged.opus "Opus 4 s in ~40 pages of 100 ms (ffmpeg -page_duration 100000): seeking" "" -c:a libopus -b:a 32k -page_duration 100000
+sine 22050 4 1
+mk_ff ogg/flac-22050-1ch-paged.oga "FLAC in Ogg 4 s, one or two frames per page (ffmpeg -page_duration 100000): seeking" "" -c:a flac -page_duration 100000 -f ogg
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -66,6 +66,11 @@ struct PacketMap {
     /// distance in bytes between packet starts, to estimate their offsets from the table's last entry.
     /// Translations that use it are marked estimated.
     var estimatedBytesPerPacket: Double?
+    /// For packets past the end of `packetFrames`: their first frame, exact or estimated as the answer
+    /// says (Ogg: packets delivered after an estimated seek, placed by a granule position).
+    var unplacedPacketFrame: (@Sendable (_ packet: Int64) -> Translation<Int64>?)?
+    /// The inverse of `unplacedPacketFrame`: the packet holding a frame past the end of `packetFrames`.
+    var unplacedFramePacket: (@Sendable (_ frame: Int64) -> Translation<PacketPosition>?)?
 
     /// Nothing known.
     static let unknown = PacketMap()
@@ -79,7 +84,7 @@ struct PacketMap {
         if let table = packetFrames, packet < table.count {
             return Translation(value: table[Int(packet)], isEstimated: false)
         }
-        return nil
+        return unplacedPacketFrame?(packet)
     }
 
     func frameToPacket(_ frame: Int64) -> Translation<PacketPosition>? {
@@ -91,7 +96,7 @@ struct PacketMap {
             let i = PacketMap.lastIndex(in: table, notAbove: frame)
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: frame - table[i]), isEstimated: false)
         }
-        return nil
+        return unplacedFramePacket?(frame)
     }
 
     func packetToByte(_ packet: Int64) -> Translation<Int64>? {

@@ -278,4 +278,7 @@ struct OggLogicalStream {
     /// The granule position of the start of the stream: the first granule minus the frames that end
     /// on its page (RFC 7845 §4.5); `nil` until known.
     var granuleBase: Int64?
+    /// The frame (counted over all links, as `packetToFrame` counts) where its first audio packet begins,
+    /// when its packets were delivered with exact indices; `nil` otherwise.
+    var firstFrame: Int64?
 }

@@ -36,7 +36,10 @@ extension OggParser {
         // Whatever the page handling left unconsumed is skipped.
         let left = pageStart + Int64(pageSize) - context.window.position
         if left > 0 { context.window.consume(Int(left)) }
-        if let dataOffset { endOfPages = max(endOfPages, pageStart + Int64(pageSize) - dataOffset) }
+        if let dataOffset {
+            endOfPages = max(endOfPages, pageStart + Int64(pageSize) - dataOffset)
+            if !tablesFrozen { endOfTablePages = max(endOfTablePages, pageStart + Int64(pageSize) - dataOffset) }
+        }
         return .continue
     }
 
@@ -210,7 +213,7 @@ extension OggParser {
             }
         }
         if header.granulePosition != -1 {
-            if s.granuleBase == nil, s.deliveredAudio {
+            if s.granuleBase == nil, s.deliveredAudio, !indicesApproximate {
                 // RFC 7845 §4.5: the first audio page's granule position minus the frames that end on it
                 // gives the stream's starting granule (a stream joined mid-way), unless that page is also
                 // the last (then its granule position trims the end).
@@ -219,6 +222,11 @@ extension OggParser {
                 s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
             }
             s.lastGranule = header.granulePosition
+            if !header.isEndOfStream {
+                // The last page's granule position may trim the end (RFC 7845 §4.5, Vorbis I §A.2): it does not
+                // tell where the packets end.
+                refineLanding(granule: header.granulePosition, page: pageStart, s, &context)
+            }
         }
         if header.isEndOfStream {
             s.ended = true
@@ -229,6 +237,35 @@ extension OggParser {
                 s.partial = nil
             }
         }
+    }
+
+    /// After an estimated seek, the first granule position of the followed stream (RFC 3533 §6: the
+    /// position after the last packet that ends on the page) places the packets delivered since the
+    /// landing in frames: `packetToFrame` and `frameToPacket` answer exactly for them from then on, and a
+    /// diagnostic at the page names the first delivered packet's frame.
+    mutating func refineLanding(
+        granule: Int64, page pageStart: Int64, _ s: OggLogicalStream, _ context: inout ParseContext
+    ) {
+        guard var l = landing, l.startFrame == nil, !l.isFull else { return }
+        // The first link starts at frame 0; a later one where its first packet was delivered.
+        guard let linkStart = s.firstFrame ?? (previousStreams.isEmpty && groupCount <= 1 ? 0 : nil) else {
+            return
+        }
+        let base = s.granuleBase ?? 0
+        let (sinceBase, o1) = granule.subtractingReportingOverflow(base)
+        let (inLink, o2) = sinceBase.addingReportingOverflow(s.mapping?.framesBeforeGranuleZero ?? 0)
+        let (pageEnd, o3) = inLink.addingReportingOverflow(linkStart)
+        guard !o1, !o2, !o3, pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
+        else {
+            context.diagnose(at: pageStart, "ogg: granule position \(granule) does not place the packets after the seek")
+            landing?.isFull = true
+            return
+        }
+        landing = l
+        context.diagnose(
+            at: pageStart,
+            "ogg: estimated seek placed by granule position \(granule): packet \(l.firstIndex), the first delivered"
+                + " after the landing, starts at frame \(start)")
     }
 
     /// A complete packet: its bytes in the current page, or reassembled.
@@ -305,7 +342,7 @@ extension OggParser {
             throw context.error(error.code, error.reason)
         }
         let index = context.nextPacketIndex + Int64(packetsToDrop)
-        if !tablesFrozen, index >= 0, index + 1 < Int64(packetFrames.count) {
+        if !indicesApproximate, index >= 0, index + 1 < Int64(packetFrames.count) {
             // Delivered before a seek: its frame count is known exactly (a Vorbis packet's count depends on
             // the packet before it, which the resumed feed may not have shown).
             frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
@@ -315,20 +352,30 @@ extension OggParser {
             announceFormat(&s, &context, dataOffset: p.pageOffset)
         }
         s.frames += frames
-        s.deliveredAudio = true
         if packetsToDrop > 0 {
+            s.deliveredAudio = true
             packetsToDrop -= 1
             return false
         }
+        if !s.deliveredAudio, !tablesFrozen, context.nextPacketIndex == Int64(pageOffsets.count) {
+            s.firstFrame = packetFrames.last
+        }
+        s.deliveredAudio = true
         if !tablesFrozen, context.nextPacketIndex == Int64(pageOffsets.count), let dataOffset {
             if pageOffsets.count < limits.maxPacketTableEntries {
                 pageOffsets.append(p.pageOffset - dataOffset)
                 packetFrames.append((packetFrames.last ?? 0) + frames)
             } else {
                 tablesFrozen = true
+                tableFull = true
             }
         }
-        if context.nextPacketIndex == audioPackets {
+        if let dataOffset {
+            landing?.record(
+                index: context.nextPacketIndex, frames: frames, pageOffset: p.pageOffset - dataOffset,
+                limit: limits.maxPacketTableEntries)
+        }
+        if !indicesApproximate, context.nextPacketIndex == audioPackets {
             // A new packet (not one delivered again after a seek back).
             audioPackets += 1
             audioBytes += Int64(p.size)

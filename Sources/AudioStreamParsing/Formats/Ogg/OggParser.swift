@@ -59,10 +59,19 @@ struct OggParser: FormatParser {
     var pageOffsets: [Int64] = []
     /// Per delivered packet: the first frame; one more entry than `pageOffsets` (the total).
     var packetFrames: [Int64] = [0]
-    /// Tables stop growing after a discontinuity or an estimated seek (positions are no longer known).
+    /// Tables stop growing after a discontinuity or an estimated seek (packet indices are no longer exact),
+    /// until an exact seek.
     var tablesFrozen = false
+    /// The packet table reached `limits.maxPacketTableEntries`.
+    var tableFull = false
+    /// Packet indices are approximate: after a discontinuity or an estimated seek, until an exact seek.
+    var indicesApproximate = false
+    /// After an estimated seek: the packets delivered since, placed in frames by the first granule position.
+    var landing: OggSeekLanding?
     /// End of the last page read, relative to `dataOffset`.
     var endOfPages: Int64 = 0
+    /// End of the last page read while the tables grew: the bytes the table's packets span.
+    var endOfTablePages: Int64 = 0
     /// After an exact seek: packets beginning on the first page that precede the target.
     var packetsToDrop = 0
     /// Known at finish.
@@ -119,8 +128,8 @@ struct OggParser: FormatParser {
         stream = s
         // After a discontinuity or an estimated seek, packet positions and indices are estimates: the
         // counts are not announced then.
-        guard !tablesFrozen else { return }
-        packetCount = Int64(pageOffsets.count)
+        guard !indicesApproximate, context.nextPacketIndex == audioPackets else { return }
+        packetCount = audioPackets
         context.announce(.audioDataByteCount(UInt64(audioBytes)))
         context.announce(.audioDataPacketCount(UInt64(audioPackets)))
         if largestPacket > 0 { context.announce(.maximumPacketSize(UInt32(clamping: largestPacket))) }
@@ -149,6 +158,8 @@ struct OggParser: FormatParser {
         state = .resync
         junk = nil
         tablesFrozen = true
+        indicesApproximate = true
+        landing = nil
         packetsToDrop = 0
         stream?.partial = nil
         stream?.nextSequence = nil
@@ -159,12 +170,22 @@ struct OggParser: FormatParser {
     var packetMap: PacketMap {
         var map = PacketMap()
         // The start of the page where each packet begins. The end entry only once the stream has ended:
-        // before, the next packet begins on some later page, whose offset is not known until it is read.
-        map.packetOffsets = packetCount == nil ? pageOffsets : pageOffsets + [endOfPages]
+        // before, the next packet begins on some later page, whose offset is not known until it is read; and
+        // only when the table holds every packet (it stops at `limits.maxPacketTableEntries`).
+        map.packetOffsets = packetCount == Int64(pageOffsets.count) ? pageOffsets + [endOfPages] : pageOffsets
         map.packetFrames = packetFrames
+        if let landing, landing.firstIndex < Int64(packetFrames.count) {
+            // The table's total is the start of the packet after its last one, which the landing numbered.
+            map.packetFrames = Array(packetFrames.prefix(Int(landing.firstIndex)))
+        }
         map.packetCount = packetCount
-        if !pageOffsets.isEmpty, endOfPages > 0 {
-            map.estimatedBytesPerPacket = Double(endOfPages) / Double(pageOffsets.count)
+        let estimator = OggFrameEstimator(tableFrames: map.packetFrames ?? [], landing: landing)
+        map.unplacedPacketFrame = { estimator.frame(ofPacket: $0) }
+        map.unplacedFramePacket = { estimator.packet(ofFrame: $0) }
+        if !pageOffsets.isEmpty, endOfTablePages > 0 {
+            // The bytes per packet of the packets in the table (pages read after a discontinuity or an estimated
+            // seek are not counted: the number of packets in them is not known).
+            map.estimatedBytesPerPacket = Double(endOfTablePages) / Double(pageOffsets.count)
         }
         return map
     }
@@ -184,9 +205,15 @@ struct OggParser: FormatParser {
             var first = Int(packet)
             while first > 0 && pageOffsets[first - 1] == pageOffsets[Int(packet)] { first -= 1 }
             packetsToDrop = Int(packet) - first
+            // Packet indices are exact again: the tables may grow from where they end.
+            tablesFrozen = tableFull
+            indicesApproximate = false
+            landing = nil
         } else {
             packetsToDrop = 0
             tablesFrozen = true
+            indicesApproximate = true
+            landing = OggSeekLanding(firstIndex: packet)
         }
         return true
     }
