@@ -39,6 +39,8 @@ for h in "${harnesses[@]}"; do
         mkdir -p "$corpus"
         find "$here/../Fixtures" -type f ! -name '*.json' ! -name '*.md' ! -name '*.sh' ! -name '*.py' \
             -size -256k -exec cp -n {} "$corpus/" \;
-        "$bin/$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=262144 "$corpus"
+        dict=()
+        [ -f "$here/Dictionaries/$h.dict" ] && dict=("-dict=$here/Dictionaries/$h.dict")
+        "$bin/$h" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=262144 ${dict[@]+"${dict[@]}"} "$corpus"
     fi
 done
