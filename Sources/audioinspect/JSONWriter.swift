@@ -118,30 +118,8 @@ struct JSONWriter<Output: TextOutputStream> {
         output.write(String(repeating: "  ", count: depth))
     }
 
-    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\t` … or
-    /// `\u00XX`; everything else as UTF-8.
     private mutating func writeString(_ s: String) {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-        output.write(out)
+        output.write(JSONEscaping.quoted(s))
     }
 }
 
@@ -340,5 +318,34 @@ extension InspectionReport {
         var writer = JSONWriter(output: "")
         writer.write(json)
         return writer.output
+    }
+}
+
+/// JSON string escaping shared by the pretty document writer and the JSON Lines writer.
+enum JSONEscaping {
+    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\t` … or
+    /// `\u00XX`; everything else as UTF-8.
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16, uppercase: false)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+        return out
     }
 }
