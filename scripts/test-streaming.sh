@@ -81,7 +81,7 @@ wait_http() {
 # ---------------------------------------------------------------------------------------------------
 echo "== Icecast: live MP3 with title changes"
 ice_port=$(free_port) || fail "no free port"
-mkdir -p "$work/icecast-log"
+mkdir -p "$work/icecast-log" "$work/gen"
 chmod 777 "$work" "$work/icecast-log"
 owner=""
 if [ "$(id -u)" = 0 ]; then
@@ -91,7 +91,7 @@ fi
 cat >"$work/icecast.xml" <<XML
 <icecast>
   <location>loopback</location><admin>test@localhost</admin>
-  <limits><clients>10</clients><sources>2</sources><queue-size>524288</queue-size>
+  <limits><clients>10</clients><sources>6</sources><queue-size>524288</queue-size>
     <client-timeout>30</client-timeout><header-timeout>15</header-timeout><source-timeout>10</source-timeout>
     <burst-on-connect>1</burst-on-connect><burst-size>16384</burst-size></limits>
   <authentication><source-password>sourcepw</source-password><relay-password>relaypw</relay-password>
@@ -103,6 +103,8 @@ cat >"$work/icecast.xml" <<XML
     <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
   <logging><errorlog>error.log</errorlog><accesslog>access.log</accesslog><loglevel>3</loglevel></logging>
   <security><chroot>0</chroot>$owner</security>
+  <mount><mount-name>/chain.ogg</mount-name><burst-size>2048</burst-size></mount>
+  <mount><mount-name>/chain.opus</mount-name><burst-size>2048</burst-size></mount>
 </icecast>
 XML
 icecast2 -c "$work/icecast.xml" >"$work/icecast.log" 2>&1 &
@@ -173,41 +175,170 @@ ttfb=$(curl -s -o /dev/null --max-time 2 -w '%{time_starttransfer}' "http://127.
 echo "icecast: OK (curl time to first byte ${ttfb:-?} s, for comparison)"
 
 # ---------------------------------------------------------------------------------------------------
-echo "== Icecast: live Ogg Vorbis"
-# Icecast sends a new Ogg listener the stream's header pages, then whole pages from the current one:
-# the packets after the headers must be a contiguous run of the local parse of the same file.
-ffmpeg -nostdin -loglevel error -f lavfi -i "sine=frequency=330:duration=20:sample_rate=44100" \
-    -f lavfi -i "anoisesrc=d=20:c=pink:r=44100:a=0.05:seed=9" -filter_complex amix=inputs=2 \
+echo "== Icecast: live Ogg Vorbis and Opus (ffmpeg), chained Ogg Vorbis and Opus with title changes"
+# Four mounts at once (about 7 s in all):
+#   /live.ogg, /live.opus: ffmpeg streams a generated 20 s Vorbis / Opus file in real time (-re -c copy);
+#     a listener that connects 1.5 s in gets the header pages Icecast keeps, then whole pages from the
+#     current one: its packets must be a contiguous run of the local parse of the same file.
+#   /chain.ogg, /chain.opus: a chained Ogg stream (3 links of 2 s, each its own encode with its own
+#     TITLE comment / OpusTags, concatenated), sent in real time by a small HTTP PUT source client
+#     (ffmpeg cannot stream a chain: it merges the links into one stream and drops the new headers;
+#     curl -T does not pace the upload). Icecast's admin metadata does not apply to Ogg: titles
+#     travel as each link's comments. The listener joins in the first (or second) link; it must get a contiguous
+#     run of the local parse, the current link's title at its first packet, then every later link's
+#     title in order, each announced right before the link's first packet.
+ogg_mix() {  # ogg_mix SECONDS RATE SEED FREQ → the lavfi inputs of a sine + pink noise mix
+    echo "-f lavfi -i sine=frequency=$4:duration=$1:sample_rate=$2 -f lavfi -i anoisesrc=d=$1:c=pink:r=$2:a=0.05:seed=$3"
+}
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 20 44100 9 330) -filter_complex amix=inputs=2 \
     -ac 2 -c:a libvorbis -q:a 3 -fflags +bitexact -flags +bitexact "$work/live.ogg" \
     || fail "ffmpeg could not encode Vorbis"
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 20 48000 11 370) -filter_complex amix=inputs=2 \
+    -ac 2 -c:a libopus -b:a 48k -fflags +bitexact -flags +bitexact "$work/live.opus" \
+    || fail "ffmpeg could not encode Opus"
+for codec in vorbis opus; do
+    for i in 1 2 3; do
+        if [ $codec = vorbis ]; then
+            ext=ogg rate=44100 enc="-c:a libvorbis -q:a 2" title="Chain Vorbis $i"
+        else
+            ext=opus rate=48000 enc="-c:a libopus -b:a 48k" title="Chain Opus $i; it's"
+        fi
+        # shellcheck disable=SC2046,SC2086
+        ffmpeg -nostdin -loglevel error $(ogg_mix 2 $rate $((20 + i)) $((200 * i))) \
+            -filter_complex amix=inputs=2 -ac 2 $enc -metadata title="$title" -serial_offset $((100 * i)) \
+            -fflags +bitexact -flags +bitexact "$work/gen/$codec-link$i.$ext" || fail "ffmpeg: chain link $i"
+    done
+    cat "$work/gen/$codec-link1.$ext" "$work/gen/$codec-link2.$ext" "$work/gen/$codec-link3.$ext" \
+        >"$work/gen/chain-$codec.$ext"
+done
+
+cat >"$work/ogg_source.py" <<'PY'
+# A minimal Icecast source client: HTTP PUT of an Ogg file, paced page by page so that the bytes go
+# out at the file's average rate (real time). Usage: ogg_source.py FILE SECONDS PORT MOUNT PASSWORD
+import base64, socket, sys, time
+path, seconds, port, mount, password = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+data = open(path, "rb").read()
+pages, i = [], 0
+while i + 27 <= len(data):
+    assert data[i:i + 4] == b"OggS", f"no Ogg page at {i}"
+    n = data[i + 26]
+    size = 27 + n + sum(data[i + 27:i + 27 + n])
+    pages.append(data[i:i + size])
+    i += size
+rate = len(data) / seconds
+s = socket.create_connection(("127.0.0.1", port), timeout=10)
+auth = base64.b64encode(f"source:{password}".encode()).decode()
+s.sendall((f"PUT {mount} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Basic {auth}\r\n"
+           "Content-Type: application/ogg\r\nIce-Public: 0\r\nUser-Agent: test-streaming\r\n\r\n").encode())
+head = b""
+while b"\r\n\r\n" not in head:
+    chunk = s.recv(1024)
+    if not chunk: sys.exit("icecast closed the source connection")
+    head += chunk
+if b" 200" not in head.split(b"\r\n")[0]: sys.exit(f"icecast refused the source: {head[:80]!r}")
+start, sent = time.monotonic(), 0
+for page in pages:
+    delay = start + sent / rate - time.monotonic()
+    if delay > 0: time.sleep(min(delay, 2))
+    s.sendall(page)
+    sent += len(page)
+time.sleep(0.3)
+s.close()
+PY
+
 ffmpeg -nostdin -loglevel error -re -i "$work/live.ogg" -c copy -content_type application/ogg -f ogg \
     "icecast://source:sourcepw@127.0.0.1:$ice_port/live.ogg" >"$work/ffmpeg-ogg.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 50); do
-    curl -s --max-time 2 -u admin:adminpw "http://127.0.0.1:$ice_port/admin/listmounts" | grep -q "/live.ogg" && break
-    sleep 0.2
+ffmpeg -nostdin -loglevel error -re -i "$work/live.opus" -c copy -content_type audio/ogg -f ogg \
+    "icecast://source:sourcepw@127.0.0.1:$ice_port/live.opus" >"$work/ffmpeg-opus.log" 2>&1 &
+pids+=($!)
+python3 "$work/ogg_source.py" "$work/gen/chain-vorbis.ogg" 6 "$ice_port" /chain.ogg sourcepw \
+    >"$work/source-chain-ogg.log" 2>&1 &
+pids+=($!)
+python3 "$work/ogg_source.py" "$work/gen/chain-opus.opus" 6 "$ice_port" /chain.opus sourcepw \
+    >"$work/source-chain-opus.log" 2>&1 &
+pids+=($!)
+for mount in /live.ogg /live.opus /chain.ogg /chain.opus; do
+    for _ in $(seq 1 50); do
+        curl -s --max-time 2 -u admin:adminpw "http://127.0.0.1:$ice_port/admin/listmounts" | grep -q "\"$mount\"" \
+            && break
+        sleep 0.1
+    done
 done
-sleep 1.5  # connect mid-stream
-"$inspect" --follow --json --packets --max-seconds 4 "http://127.0.0.1:$ice_port/live.ogg" \
-    >"$work/follow-ogg.jsonl" 2>"$work/follow-ogg.log" || fail "audioinspect --follow (Ogg) failed"
-"$inspect" --json --packets "$work/live.ogg" >"$work/local-ogg.json" || fail "local Ogg parse failed"
-python3 - "$work/follow-ogg.jsonl" "$work/local-ogg.json" <<'PY' || fail "Icecast Ogg stream check"
+sleep 1  # connect mid-stream (inside the chains' first link, usually)
+follower_pids=()
+for mount in live.ogg live.opus chain.ogg chain.opus; do
+    # The live mounts: 4 s; the chains end when their source does (about 6 s), bounded by 12 s.
+    seconds=4
+    case $mount in chain.*) seconds=12 ;; esac
+    "$inspect" --follow --json --packets --max-seconds $seconds "http://127.0.0.1:$ice_port/$mount" \
+        >"$work/follow-$mount.jsonl" 2>"$work/follow-$mount.log" &
+    follower_pids+=($!)
+    pids+=($!)
+done
+for pid in "${follower_pids[@]}"; do wait "$pid" || fail "audioinspect --follow (Ogg) failed"; done
+"$inspect" --json --packets "$work/live.ogg" >"$work/local-live.ogg.json" || fail "local Ogg parse failed"
+"$inspect" --json --packets "$work/live.opus" >"$work/local-live.opus.json" || fail "local Opus parse failed"
+"$inspect" --json --packets "$work/gen/chain-vorbis.ogg" >"$work/local-chain.ogg.json" || fail "local chain parse"
+"$inspect" --json --packets "$work/gen/chain-opus.opus" >"$work/local-chain.opus.json" || fail "local chain parse"
+for codec in vorbis opus; do
+    ext=ogg
+    [ $codec = opus ] && ext=opus
+    for i in 1 2 3; do
+        "$inspect" --json --packets "$work/gen/$codec-link$i.$ext" >"$work/local-$codec-link$i.json" \
+            || fail "local link parse"
+    done
+done
+
+python3 - "$work" <<'PY' || fail "Icecast Ogg stream check"
 import json, sys
-events = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-local = json.load(open(sys.argv[2]))
-sizes = [p["size"] for p in local["packets"]]
-got = [p["size"] for p in events if p["event"] == "packet"]
-fmt = next(e for e in events if e["event"] == "format")
-assert fmt["fileType"] == local["fileType"], (fmt, local["fileType"])
-assert len(got) > 50, f"only {len(got)} packets"
-starts = [i for i in range(len(sizes) - len(got) + 1) if sizes[i:i + len(got)] == got]
-assert starts, "received Vorbis packet sizes are not a contiguous run of the local parse"
-end = events[-1]
-print(f"icecast ogg: {len(got)} packets from local packet {starts[0]}, "
-      f"time to first packet {end['firstPacketSeconds'] * 1000:.1f} ms")
+work = sys.argv[1]
+def events(name): return [json.loads(l) for l in open(f"{work}/follow-{name}.jsonl") if l.strip()]
+def local(name): return json.load(open(f"{work}/{name}"))
+def run_start(got, sizes, what):
+    starts = [i for i in range(len(sizes) - len(got) + 1) if sizes[i:i + len(got)] == got]
+    assert starts, f"{what}: received packet sizes are not a contiguous run of the local parse"
+    return starts[0]
+for mount, codec in (("live.ogg", "vorb"), ("live.opus", "opus")):
+    ev = events(mount)
+    loc = local(f"local-{mount}.json")
+    got = [e["size"] for e in ev if e["event"] == "packet"]
+    fmt = next(e for e in ev if e["event"] == "format")
+    assert fmt["fileType"] == loc["fileType"] and fmt["formatID"] == codec, (fmt, loc["fileType"])
+    assert len(got) > 50, f"{mount}: only {len(got)} packets"
+    start = run_start(got, [p["size"] for p in loc["packets"]], mount)
+    print(f"icecast {mount}: {len(got)} packets from local packet {start}, "
+          f"time to first packet {ev[-1]['firstPacketSeconds'] * 1000:.1f} ms")
+for mount, codec, title in (("chain.ogg", "vorbis", "Chain Vorbis {}"), ("chain.opus", "opus", "Chain Opus {}; it's")):
+    ev = events(mount)
+    loc = local(f"local-{mount}.json")
+    counts = [len(local(f"local-{codec}-link{i}.json")["packets"]) for i in (1, 2, 3)]
+    firsts = [0, counts[0], counts[0] + counts[1]]           # each link's first packet in the chain
+    sizes = [p["size"] for p in loc["packets"]]
+    assert len(sizes) == sum(counts), (mount, len(sizes), counts)
+    got = [e["size"] for e in ev if e["event"] == "packet"]
+    assert ev[-1]["event"] == "end" and ev[-1]["reason"] == "end", ev[-1]
+    start = run_start(got, sizes, mount)
+    # Joined in the first link (usually) or the second: at least one title change comes mid-stream.
+    assert start < firsts[2], f"{mount}: joined at local packet {start}, in the last link"
+    # Every metadata event right before the packet it names (no packet between), in order.
+    count, meta = 0, []
+    for e in ev:
+        if e["event"] == "packet": count += 1
+        if e["event"] == "metadata":
+            assert e["packet"] == count, (e, count)
+            meta.append((e["title"], start + e["packet"]))
+    current = max(i for i in range(3) if firsts[i] <= start)
+    want = [(title.format(current + 1), start)] + \
+        [(title.format(i + 1), firsts[i]) for i in range(current + 1, 3) if firsts[i] < start + len(got)]
+    assert meta == want, f"{mount}: metadata {meta}, expected {want}"
+    assert len(want) == 3 - current and start + len(got) == len(sizes), (mount, want, start, len(got))
+    print(f"icecast {mount}: {len(got)} packets from local packet {start} to the end, titles at local "
+          f"packets {[p for _, p in meta]} (links start at {firsts})")
 PY
 echo "icecast ogg: OK"
-
 # ---------------------------------------------------------------------------------------------------
 echo "== nginx: every fixture over HTTP equals the local parse"
 ngx_port=$(free_port) || fail "no free port"
@@ -231,6 +362,7 @@ http {
     server {
         listen 127.0.0.1:$ngx_port;
         root $root/Fixtures;
+        location /gen/ { alias $work/gen/; }
     }
 }
 CONF
@@ -259,4 +391,162 @@ for oracle in Fixtures/*/*.ffprobe.json; do
 done
 [ "$count" -gt 0 ] || fail "no fixtures found"
 echo "nginx: OK ($count fixtures, Range 206)"
+# A chained Ogg file over plain HTTP: every link's title, in order, right before the link's first packet.
+for chain in chain-vorbis.ogg chain-opus.opus; do
+    "$inspect" --follow --json --packets --max-seconds 20 "http://127.0.0.1:$ngx_port/gen/$chain" \
+        >"$work/follow-http-$chain.jsonl" 2>"$work/follow-http-$chain.log" || fail "audioinspect --follow $chain"
+done
+python3 - "$work" <<'PY' || fail "chained Ogg titles over HTTP"
+import json, sys
+work = sys.argv[1]
+for chain, codec, title in (("chain-vorbis.ogg", "vorbis", "Chain Vorbis {}"),
+                            ("chain-opus.opus", "opus", "Chain Opus {}; it's")):
+    counts = [len(json.load(open(f"{work}/local-{codec}-link{i}.json"))["packets"]) for i in (1, 2, 3)]
+    ev = [json.loads(l) for l in open(f"{work}/follow-http-{chain}.jsonl") if l.strip()]
+    count, meta = 0, []
+    for e in ev:
+        if e["event"] == "packet": count += 1
+        if e["event"] == "metadata":
+            assert e["packet"] == count, (e, count)
+            meta.append((e["title"], e["packet"]))
+    want = [(title.format(1), 0), (title.format(2), counts[0]), (title.format(3), counts[0] + counts[1])]
+    assert meta == want and count == sum(counts), (chain, meta, want, count)
+print("nginx chained Ogg: every link's title at its first packet")
+PY
+
+# ---------------------------------------------------------------------------------------------------
+echo "== RangePlayer (Examples/RangePlayer): Range seeking and moov-at-end over nginx"
+# The example client is its own package; built here once (debug: quicker than release overall).
+player_pkg="$root/Examples/RangePlayer"
+swift build --package-path "$player_pkg" --product range-player >"$work/range-player-build.log" 2>&1 \
+    || fail "Examples/RangePlayer does not build"
+player="$(swift build --package-path "$player_pkg" --show-bin-path)/range-player"
+# Longer inputs than the fixtures, so that seek estimates have room to miss: CBR MP3 without a Xing/Info
+# frame (bit-rate arithmetic), VBR MP3 with a Xing TOC, ADTS, and a 20 s MP4 with the moov at the end.
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 31 440) -filter_complex amix=inputs=2 -ac 2 \
+    -c:a libmp3lame -b:a 128k -write_xing 0 -id3v2_version 0 -fflags +bitexact "$work/gen/cbr.mp3" \
+    || fail "ffmpeg: cbr.mp3"
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 32 440) -filter_complex amix=inputs=2 -ac 2 \
+    -c:a libmp3lame -q:a 4 -fflags +bitexact "$work/gen/vbr-xing.mp3" || fail "ffmpeg: vbr-xing.mp3"
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 33 440) -filter_complex amix=inputs=2 -ac 2 \
+    -c:a aac -b:a 128k -fflags +bitexact -flags +bitexact -f adts "$work/gen/long.aac" || fail "ffmpeg: long.aac"
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 20 44100 34 440) -filter_complex amix=inputs=2 -ac 2 \
+    -c:a aac -b:a 128k -fflags +bitexact -flags +bitexact "$work/gen/moov-end.m4a" || fail "ffmpeg: moov-end.m4a"
+cp "$work/live.ogg" "$work/gen/live.ogg"
+cp "$work/live.opus" "$work/gen/live.opus"
+
+python3 - "$work" "$root" "$inspect" "$player" "$ngx_port" <<'PY' || fail "RangePlayer checks"
+import json, subprocess, sys
+work, root, inspect, player, port = sys.argv[1:6]
+# (label, path under the server root, bound, options). bound None: the format has tables, every seek must
+# land exactly on the requested packet, labelled with it, not estimated. Otherwise the seek offset may be
+# estimated and bound(n) is the largest |landed - requested| accepted for a stream of n packets: measured
+# on these inputs (worst seen, rounded up; see docs/streaming.md), except CBR MP3 without a TOC, where
+# docs/formats/mpeg-audio.md promises that the resync finds exactly the requested frame.
+toc = lambda n: max(2, n // 100 + 1)           # Xing/Info TOC: 1 % entries
+linear = lambda n: max(2, -(-6 * n // 100))    # Ogg: average page bytes per packet of what was parsed: 6 %
+adts = lambda n: max(2, -(-16 * n // 100))     # ADTS: average distance between the frames parsed: 16 %
+cases = [
+    ("MP3 CBR, no Xing (bit-rate arithmetic)", "gen/cbr.mp3", lambda n: 0, {}),
+    ("MP3 CBR, Info TOC", "mpeg/mp3-44100-2ch-lame-cbr128.mp3", toc, {}),
+    ("MP3 VBR, Xing TOC", "gen/vbr-xing.mp3", toc, {}),
+    ("MP3 VBR, Xing TOC (fixture)", "mpeg/mp3-44100-2ch-lame-v0.mp3", toc, {}),
+    ("ADTS", "gen/long.aac", adts, {}),
+    ("ADTS (fixture)", "adts/aac-44100-2ch.aac", adts, {}),
+    ("WAV", "wav/pcm_s16le-44100-2ch.wav", None, {}),
+    ("AIFF", "aiff/pcm_s16be-44100-2ch.aiff", None, {}),
+    ("CAF (ALAC, pakt)", "caf/alac-44100-2ch-sndfile.caf", None, {}),
+    ("CAF (PCM)", "caf/pcm_s16le-44100-2ch.caf", None, {}),
+    ("AU", "au/pcm_s16be-22050-1ch.au", None, {}),
+    ("FLAC with SEEKTABLE", "flac/flac-44100-2ch-s16.flac", lambda n: 1, {}),
+    ("FLAC without SEEKTABLE", "flac/flac-48000-2ch-s16-ffmpeg.flac", lambda n: 1, {}),
+    ("Ogg Vorbis", "gen/live.ogg", linear, {}),
+    ("Ogg Vorbis (fixture)", "ogg/vorbis-44100-2ch-oggenc.ogg", linear, {}),
+    ("Ogg Opus", "gen/live.opus", linear, {}),
+    ("Ogg Opus (fixture)", "ogg/opus-48000-2ch-64k-opusenc.opus", linear, {}),
+    ("MP4 faststart", "mp4/aac-44100-2ch-faststart.m4a", None, {}),
+    ("MP4 moov at end", "mp4/aac-44100-2ch-moov-end.m4a", None, {}),
+    ("MP4 moov at end, 20 s", "gen/moov-end.m4a", None, {}),
+    # Only fragments already seen can be seeked into: play it through first, then seek.
+    ("fragmented MP4", "mp4/aac-44100-2ch-frag.mp4", None, {"initial": None}),
+]
+AFTER = 8
+def local_path(rel): return f"{work}/{rel}" if rel.startswith("gen/") else f"{root}/Fixtures/{rel}"
+def play(rel, *args):
+    out = subprocess.run([player, f"http://127.0.0.1:{port}/{rel}", "--json", "--list-packets", *args],
+                         capture_output=True, text=True, timeout=60)
+    doc = json.loads(out.stdout)
+    assert out.returncode == 0 and doc["error"] is None and not doc["problems"], (rel, args, out.stderr, doc["error"], doc["problems"])
+    return doc
+rows, failures = [], []
+for label, rel, bound, opts in cases:
+    exact = bound is None
+    loc = json.loads(subprocess.run([inspect, "--json", "--packets", local_path(rel)], capture_output=True,
+                                    text=True, timeout=60, check=True).stdout)
+    ref = [(p["offset"], p["size"]) for p in loc["packets"]]
+    n = len(ref)
+    # 1. The whole resource in 4 KiB Range windows: every packet, as the local parse.
+    whole = play(rel, "--window", "4096")
+    got = [(o, s) for _, o, s in whole["initialPackets"]]
+    if got != ref or [i for i, _, _ in whole["initialPackets"]] != list(range(n)):
+        failures.append(f"{label}: whole-file packets differ from the local parse ({len(got)} vs {n})")
+        continue
+    length = whole["resourceLength"]
+    # 2. Seeks (middle, last, first) after one packet, 1 KiB reads in 2 KiB windows (so that later
+    #    packets were not parsed yet and their offsets are estimated where the format has no table).
+    seeks = [n // 2, n - 1, 0]
+    args = ["--window", "2048", "--read-size", "1024", "--packets-after-seek", str(AFTER)]
+    if "initial" in opts: args += ["--initial-packets", "1000000"]
+    else: args += ["--initial-packets", "1"]
+    for s in seeks: args += ["--seek-packet", str(s)]
+    doc = play(rel, *args)
+    results = []
+    for seek in doc["seeks"]:
+        want = seek["packet"]
+        if seek["error"] is not None:
+            failures.append(f"{label}: seek to {want} refused ({seek['error']})"); continue
+        pk = [(o, s) for _, o, s in seek["packets"]]
+        if not pk:
+            # An estimated offset past the last packet's start: the stream ends, no packet (landed "at n").
+            if exact or seek["targetOffset"] <= ref[-1][0]:
+                failures.append(f"{label}: seek to {want} (offset {seek['targetOffset']}) gave no packet"); continue
+            results.append((want, n, None, seek["estimated"], None)); continue
+        starts = [i for i in range(n - len(pk) + 1) if ref[i:i + len(pk)] == pk]
+        if not starts:
+            failures.append(f"{label}: packets after the seek to {want} are not a run of the local parse"); continue
+        landed = min(starts, key=lambda i: abs(i - want))
+        if len(pk) < min(AFTER, n - landed):
+            failures.append(f"{label}: only {len(pk)} packets after the seek to {want}")
+        label_index = seek["packets"][0][0]
+        if exact and (landed != want or label_index != want or seek["estimated"]):
+            failures.append(f"{label}: seek to {want} landed on {landed} (labelled {label_index}, "
+                            f"estimated {seek['estimated']}), expected exactly {want}")
+        results.append((want, landed, label_index, seek["estimated"], seek["firstPacketSeconds"]))
+    rows.append((label, rel, n, length, whole, results, bound))
+for label, rel, n, length, whole, results, bound in rows:
+    worst = max((abs(l - w) for w, l, _, _, _ in results), default=0)
+    if bound is not None and worst > bound(n):
+        failures.append(f"{label}: a seek landed {worst} packets from the requested one (bound {bound(n)})")
+    seeks = ", ".join(f"{w}→{l}" + ("" if li == l else " (end, no packet)" if li is None else f" (labelled {li})")
+                      + (" est" if e else "") for w, l, li, e, _ in results)
+    seeks += f"; bound {bound(n)}" if bound is not None else "; exact"
+    print(f"  {label:40} {n:4} packets  first packet {whole['firstPacketSeconds'] * 1000:6.2f} ms after "
+          f"{whole['bytesBeforeFirstPacket']:6}/{length:6} bytes  seeks {seeks}")
+moov = [r for r in rows if "moov at end" in r[0]]
+for label, rel, n, length, whole, _, _ in moov:
+    if not whole["bytesBeforeFirstPacket"] < length or not whole["followedByteRequests"]:
+        failures.append(f"{label}: {whole['bytesBeforeFirstPacket']} bytes fetched before the first packet "
+                        f"of {length} (byte requests {whole['followedByteRequests']})")
+    print(f"  moov at end {rel}: {whole['bytesBeforeFirstPacket']} of {length} bytes fetched before the first "
+          f"packet (requests to {whole['followedByteRequests']})")
+if failures:
+    print("\n".join(failures), file=sys.stderr)
+    sys.exit(1)
+PY
+echo "range-player: OK"
+
 echo "test-streaming.sh: all passed"

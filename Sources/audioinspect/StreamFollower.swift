@@ -13,8 +13,9 @@ import Darwin
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 
 /// `audioinspect URL --follow`: parses an HTTP stream as it arrives and prints what happens (the
-/// stream's format, each ICY title change with the packet where it takes effect, running packet and
-/// duration counts) until the server ends the body, `--max-seconds` pass or the user presses ^C.
+/// stream's format, each ICY title change with the packet where it takes effect, each change of the
+/// stream's own metadata (a chained Ogg link's comments) with the packet from which it applies, running
+/// packet and duration counts) until the server ends the body, `--max-seconds` pass or the user presses ^C.
 ///
 /// Output is line-oriented: text lines, or with `--json` one JSON object per line (JSON Lines; see
 /// `docs/cli.md`). It uses the synchronous parser API on a blocking `HTTPInput`, the pattern a
@@ -51,7 +52,11 @@ final class StreamFollower {
         self.printPackets = packets
         self.maxSeconds = maxSeconds
         parser.propertyListener = { [unowned self] parser, id in
-            if id == .readyToProducePackets { printFormat(parser) }
+            switch id {
+            case .readyToProducePackets: printFormat(parser)
+            case .infoDictionary: printMetadata(parser.metadata)
+            default: break
+            }
         }
         parser.packetsHandler = { [unowned self] batch in handle(batch) }
     }
@@ -210,6 +215,23 @@ final class StreamFollower {
         } else {
             let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
             out.write("Title         \(metadata.streamTitle ?? metadata.description)  (packet \(packet), \(at))\n")
+        }
+        out.flush()
+    }
+
+    /// The stream's own metadata changed (the header's tags; for a chained Ogg stream, each link's
+    /// comments, announced before the link's first packet): its title, with the index of the next packet.
+    private func printMetadata(_ metadata: AudioMetadata?) {
+        let title = metadata?.info[InfoKey.title]
+        if json {
+            line([
+                ("event", .string("metadata")), ("title", title.map { .string($0) } ?? .null),
+                ("artist", metadata?.info[InfoKey.artist].map { .string($0) } ?? .null),
+                ("packet", .int(nextPacket)), ("seconds", seconds.map { .double($0) } ?? .null),
+            ])
+        } else {
+            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            out.write("Metadata      title \(title.map { "'\($0)'" } ?? "none")  (packet \(nextPacket), \(at))\n")
         }
         out.flush()
     }

@@ -1,0 +1,26 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// An example client of AudioStreamParsing: plays an HTTP URL through the parser into a packet sink,
+// seeking with HTTP Range requests (docs/streaming.md, "Range seeking"). Its own package so that the
+// library keeps no network code; it depends on the library by path.
+let package = Package(
+    name: "RangePlayer",
+    products: [
+        .executable(name: "range-player", targets: ["range-player"]),
+        .library(name: "RangePlayerKit", targets: ["RangePlayerKit"]),
+    ],
+    dependencies: [
+        .package(name: "AudioStreamParsing", path: "../..")
+    ],
+    targets: [
+        // The player: a small HTTP/1.1 range client on a POSIX socket, the parser loop, a packet sink.
+        .target(
+            name: "RangePlayerKit",
+            dependencies: [.product(name: "AudioStreamParsing", package: "AudioStreamParsing")]
+        ),
+        // The command line: range-player URL [--seek-packet N ...] [--json] ...
+        .executableTarget(name: "range-player", dependencies: ["RangePlayerKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
