@@ -49,9 +49,18 @@ public final class CountingSink: PacketSink {
     }
 
     public func receive(_ batch: PacketBatch) {
-        for (i, d) in batch.descriptions.enumerated() {
+        record(batch.descriptions, firstPacketIndex: batch.firstPacketIndex, fileOffset: batch.fileOffset)
+    }
+
+    /// The same for an owned batch (from `AudioStreamEventSequence`).
+    public func receive(_ batch: OwnedPacketBatch) {
+        record(batch.descriptions, firstPacketIndex: batch.firstPacketIndex, fileOffset: batch.fileOffset)
+    }
+
+    private func record(_ descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
+        for (i, d) in descriptions.enumerated() {
             let packet = ReceivedPacket(
-                index: batch.firstPacketIndex + Int64(i), offset: batch.fileOffset + d.startOffset,
+                index: firstPacketIndex + Int64(i), offset: fileOffset + d.startOffset,
                 size: Int64(d.dataByteSize),
                 frames: d.variableFramesInPacket != 0 ? Int64(d.variableFramesInPacket) : framesPerPacket)
             if let previous = segments[segments.count - 1].last {

@@ -30,6 +30,8 @@ public final class RangePlayer {
         public var resourceLength: Int64?
         /// The offsets the parser requested (`requestedByteOffset`) that were followed.
         public var followedByteRequests: [Int64] = []
+
+        public init() {}
     }
 
     /// The result of one seek.
@@ -46,6 +48,8 @@ public final class RangePlayer {
         public var bytesBeforeFirstPacket: Int64?
         /// True when the resource ended before enough packets came.
         public var reachedEnd = false
+
+        public init(packet: Int64) { self.packet = packet }
     }
 
     public let url: URL

@@ -3,17 +3,19 @@ import Foundation
 import RangePlayerKit
 
 // range-player URL [--seek-packet N ...] [--packets-after-seek K] [--initial-packets N]
-//              [--window BYTES] [--read-size BYTES] [--json] [--list-packets]
+//              [--window BYTES] [--read-size BYTES] [--json] [--list-packets] [--async]
 //
 // Plays URL through the parser into a counting packet sink with HTTP Range requests (see
 // RangePlayer.swift). Without --seek-packet it plays to the end; with seeks it first plays
 // --initial-packets packets (default 1), then for each --seek-packet N seeks there and plays
 // --packets-after-seek packets (default 16). Prints bytes fetched and time to the first packet, and
 // for each seek the landed packet (index, offset, size). Exit status 1 on an error or a sink problem.
+// --async plays through AudioStreamEventSequence (the async adapter) instead of the synchronous API; it
+// cannot follow the parser's byte requests (MP4 with the moov at the end).
 
 let usage = """
     usage: range-player URL [--seek-packet N ...] [--packets-after-seek K] [--initial-packets N]
-                            [--window BYTES] [--read-size BYTES] [--json] [--list-packets]
+                            [--window BYTES] [--read-size BYTES] [--json] [--list-packets] [--async]
     """
 
 func die(_ message: String) -> Never {
@@ -30,6 +32,7 @@ struct Configuration {
     var readSize = 16 * 1024
     var json = false
     var listPackets = false
+    var async = false
 }
 
 func parseArguments(_ list: [String]) -> Configuration {
@@ -49,6 +52,7 @@ func parseArguments(_ list: [String]) -> Configuration {
         case "--read-size": config.readSize = number(argument)
         case "--json": config.json = true
         case "--list-packets": config.listPackets = true
+        case "--async": config.async = true
         case "-h", "--help":
             print(usage)
             exit(0)
@@ -69,21 +73,38 @@ let (seeks, afterSeek, initial, json, listPackets) =
 guard let url = URL(string: urlString) else { die(usage) }
 
 let sink = CountingSink()
-let player = RangePlayer(url: url, sink: sink, window: config.window, readSize: config.readSize)
 var outcomes: [RangePlayer.SeekOutcome] = []
 var failure: String?
-do {
-    try player.play(packets: seeks.isEmpty ? initial : (initial ?? 1))
-    sink.resourceLength = player.statistics.resourceLength
-    for packet in seeks {
-        outcomes.append(try player.seek(toPacket: packet, packets: afterSeek))
+var stats = RangePlayer.Statistics()
+var fileType: AudioFileType?
+var format: StreamDescription?
+var dataOffset: Int64?
+if config.async {
+    // The async adapter (AudioStreamEventSequence) with Iterator.seek(toPacket:from:).
+    do {
+        let result = try await AsyncRangePlayer.run(
+            url: url, sink: sink, seeks: seeks, initial: initial, after: afterSeek,
+            window: config.window > 0 ? config.window : 16 * 1024, readSize: config.readSize)
+        (stats, outcomes) = (result.statistics, result.outcomes)
+        (fileType, format, dataOffset) = (result.fileType, result.dataFormat, result.dataOffset)
+    } catch {
+        failure = "\(error)"
     }
-} catch {
-    failure = "\(error)"
+} else {
+    // The synchronous API: RangePlayer's own read loop.
+    let player = RangePlayer(url: url, sink: sink, window: config.window, readSize: config.readSize)
+    do {
+        try player.play(packets: seeks.isEmpty ? initial : (initial ?? 1))
+        sink.resourceLength = player.statistics.resourceLength
+        for packet in seeks {
+            outcomes.append(try player.seek(toPacket: packet, packets: afterSeek))
+        }
+    } catch {
+        failure = "\(error)"
+    }
+    stats = player.statistics
+    (fileType, format, dataOffset) = (player.parser.fileFormat, player.parser.dataFormat, player.parser.dataOffset)
 }
-
-let stats = player.statistics
-let format = player.parser.dataFormat
 if json {
     func q(_ s: String) -> String {
         var out = "\""
@@ -104,9 +125,9 @@ if json {
     }
     var members: [String] = [
         "\"url\":\(q(urlString))",
-        "\"fileType\":\(player.parser.fileFormat.map { q("\($0)") } ?? "null")",
+        "\"fileType\":\(fileType.map { q("\($0)") } ?? "null")",
         "\"formatID\":\(format.map { q("\($0.formatID)") } ?? "null")",
-        "\"dataOffset\":\(opt(player.parser.dataOffset))",
+        "\"dataOffset\":\(opt(dataOffset))",
         "\"resourceLength\":\(opt(stats.resourceLength))",
         "\"requests\":\(stats.requests)",
         "\"bytesFetched\":\(stats.bytesFetched)",
@@ -142,7 +163,7 @@ if json {
     print("{" + members.joined(separator: ",") + "}")
 } else {
     print("URL             \(urlString)")
-    if let format, let type = player.parser.fileFormat {
+    if let format, let type = fileType {
         print("Format          \(type) '\(format.formatID)', \(format.sampleRate) Hz, \(format.channelsPerFrame) ch")
     }
     let total = stats.resourceLength.map { " of \($0)" } ?? ""
