@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the real servers the loopback streaming tests use (scripts/test-streaming.sh): Debian's
 # icecast2 (Icecast 2.4) and nginx (static files with Range support), plus ffmpeg (the Icecast source
-# client), curl (admin metadata updates) and python3 (checks the JSON Lines output). Idempotent: does
-# nothing when all are present.
+# client), curl (admin metadata updates), python3 (checks the JSON output; the paced Ogg source
+# client for chained streams) and flac (a FLAC file with a SEEKTABLE for the seek tests). Idempotent:
+# does nothing when all are present.
 #
 # Needs root (or sudo) and apt. Services are not started: the test starts its own instances with
 # generated configs on 127.0.0.1.
@@ -14,6 +15,7 @@ command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-li
 command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+command -v flac >/dev/null 2>&1 || missing+=(flac)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -10,13 +10,27 @@
 #      (b) give packets whose sizes are a contiguous run of the local parse of the same file
 #      (the connection starts mid-stream: Icecast's burst starts at an arbitrary byte, so the first
 #      two packets after the resync are ignored).
-#   2. Icecast: ffmpeg streams a generated 20 s Ogg Vorbis file (-c copy) to /live.ogg; a listener that
-#      connects mid-stream gets packets whose sizes are a contiguous run of the local parse.
+#   2. Icecast, four Ogg mounts at once: ffmpeg streams generated 20 s Ogg Vorbis and Ogg Opus files
+#      (-re -c copy); a small paced HTTP PUT source client (python3) streams a chained Ogg Vorbis and a
+#      chained Ogg Opus file (3 links of 2 s, each with its own TITLE comment / OpusTags) in real time.
+#      Listeners that connect mid-stream get packets whose sizes are a contiguous run of the local
+#      parse; on the chains, the current link's title at their first packet and every later link's
+#      title in order, announced right before the link's first packet.
 #   3. nginx: every fixture with an oracle fetched over HTTP gives the same audioinspect/1 JSON as the
-#      local file (except "source"); a Range request answers 206 with the requested bytes.
+#      local file (except "source"); a Range request answers 206 with the requested bytes; the chained
+#      files over HTTP announce every link's title at the link's first packet.
+#   4. nginx + Examples/RangePlayer (built here, debug): for one input of every format (MP3 CBR without
+#      a TOC, MP3 with Info/Xing TOC, ADTS, WAV, AIFF, CAF ALAC and PCM, AU, FLAC with and without
+#      SEEKTABLE, Ogg Vorbis and Opus, MP4 faststart, moov-at-end, fragmented), playing the whole file
+#      through 4 KiB Range windows gives the local parse's packets; seeks to the middle, last and first
+#      packet (sync API, and --async through AudioStreamEventSequence) give packets equal to the local
+#      parse's from the landed index, which must be the requested one for formats with tables and
+#      within the bound measured and documented in docs/streaming.md for estimated ones; moov-at-end
+#      files fetch fewer bytes than the file before their first packet.
 #
-# Tools: icecast2, nginx, ffmpeg, curl, python3 (scripts/install-streaming-tools.sh installs them with
-# apt). Takes about 30 s (8 s of live streaming, then ~160 fixtures over HTTP).
+# Tools: icecast2, nginx, ffmpeg, curl, python3, flac (scripts/install-streaming-tools.sh installs them with
+# apt). Takes about 1 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
+# seek checks) plus the RangePlayer package's debug build (about 1-2 min from a clean clone).
 # When they cannot be installed the test is skipped with a message (exit 0) unless
 # STREAMING_TESTS_REQUIRED=1. Usage: scripts/test-streaming.sh [path/to/audioinspect]
 set -euo pipefail
@@ -25,10 +39,10 @@ root=$(pwd)
 
 if ! scripts/install-streaming-tools.sh; then
     if [ "${STREAMING_TESTS_REQUIRED:-0}" = 1 ]; then
-        echo "test-streaming.sh: icecast2/nginx/ffmpeg/curl missing and cannot be installed" >&2
+        echo "test-streaming.sh: icecast2/nginx/ffmpeg/curl/python3/flac missing and cannot be installed" >&2
         exit 1
     fi
-    echo "test-streaming.sh: SKIPPED: icecast2/nginx/ffmpeg/curl/python3 missing and cannot be installed"
+    echo "test-streaming.sh: SKIPPED: icecast2/nginx/ffmpeg/curl/python3/flac missing and cannot be installed"
     exit 0
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
@@ -422,7 +436,8 @@ swift build --package-path "$player_pkg" --product range-player >"$work/range-pl
     || fail "Examples/RangePlayer does not build"
 player="$(swift build --package-path "$player_pkg" --show-bin-path)/range-player"
 # Longer inputs than the fixtures, so that seek estimates have room to miss: CBR MP3 without a Xing/Info
-# frame (bit-rate arithmetic), VBR MP3 with a Xing TOC, ADTS, and a 20 s MP4 with the moov at the end.
+# frame (bit-rate arithmetic), VBR MP3 with a Xing TOC, ADTS, FLAC with and without a SEEKTABLE, and a
+# 20 s MP4 with the moov at the end.
 # shellcheck disable=SC2046
 ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 31 440) -filter_complex amix=inputs=2 -ac 2 \
     -c:a libmp3lame -b:a 128k -write_xing 0 -id3v2_version 0 -fflags +bitexact "$work/gen/cbr.mp3" \
@@ -436,6 +451,13 @@ ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 33 440) -filter_complex amix=
 # shellcheck disable=SC2046
 ffmpeg -nostdin -loglevel error $(ogg_mix 20 44100 34 440) -filter_complex amix=inputs=2 -ac 2 \
     -c:a aac -b:a 128k -fflags +bitexact -flags +bitexact "$work/gen/moov-end.m4a" || fail "ffmpeg: moov-end.m4a"
+# shellcheck disable=SC2046
+ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 35 440) -filter_complex amix=inputs=2 -ac 2 \
+    -c:a pcm_s16le -fflags +bitexact -flags +bitexact "$work/gen/src.wav" || fail "ffmpeg: src.wav"
+# FLAC with a SEEKTABLE point every second (flac's own encoder), and without one (ffmpeg writes none).
+flac -s -f --no-padding -S 1s -o "$work/gen/seektable.flac" "$work/gen/src.wav" || fail "flac: seektable.flac"
+ffmpeg -nostdin -loglevel error -i "$work/gen/src.wav" -c:a flac -fflags +bitexact -flags +bitexact \
+    "$work/gen/noseektable.flac" || fail "ffmpeg: noseektable.flac"
 cp "$work/live.ogg" "$work/gen/live.ogg"
 cp "$work/live.opus" "$work/gen/live.opus"
 
@@ -462,8 +484,12 @@ cases = [
     ("CAF (ALAC, pakt)", "caf/alac-44100-2ch-sndfile.caf", None, {}),
     ("CAF (PCM)", "caf/pcm_s16le-44100-2ch.caf", None, {}),
     ("AU", "au/pcm_s16be-22050-1ch.au", None, {}),
-    ("FLAC with SEEKTABLE", "flac/flac-44100-2ch-s16.flac", lambda n: 1, {}),
-    ("FLAC without SEEKTABLE", "flac/flac-48000-2ch-s16-ffmpeg.flac", lambda n: 1, {}),
+    # Packets that start at a SEEKTABLE point are placed exactly (docs/formats/flac.md): seeks to two
+    # of them must land exactly, too.
+    ("FLAC with SEEKTABLE", "gen/seektable.flac", lambda n: 1, {"seekpoints": True}),
+    ("FLAC with SEEKTABLE (fixture)", "flac/flac-44100-2ch-s16.flac", lambda n: 1, {}),
+    ("FLAC without SEEKTABLE", "gen/noseektable.flac", lambda n: 1, {}),
+    ("FLAC without SEEKTABLE (fixture)", "flac/flac-48000-2ch-s16-ffmpeg.flac", lambda n: 1, {}),
     ("Ogg Vorbis", "gen/live.ogg", linear, {}),
     ("Ogg Vorbis (fixture)", "ogg/vorbis-44100-2ch-oggenc.ogg", linear, {}),
     ("Ogg Opus", "gen/live.opus", linear, {}),
@@ -476,6 +502,18 @@ cases = [
 ]
 AFTER = 8
 def local_path(rel): return f"{work}/{rel}" if rel.startswith("gen/") else f"{root}/Fixtures/{rel}"
+def seekpoint_packets(path):
+    """Packet indices of a fixed-block-size FLAC file's SEEKTABLE points (RFC 9639 §8.5)."""
+    b = open(path, "rb").read()
+    p, block, points = b.index(b"fLaC") + 4, 0, []
+    while True:
+        kind, size = b[p] & 0x7F, int.from_bytes(b[p + 1:p + 4], "big")
+        if kind == 0: block = int.from_bytes(b[p + 4:p + 6], "big")
+        if kind == 3:
+            points += [int.from_bytes(b[q:q + 8], "big") for q in range(p + 4, p + 4 + size, 18)]
+        if b[p] & 0x80: break
+        p += 4 + size
+    return [x // block for x in points if 0 < x < 2**63 and x % block == 0]
 def play(rel, *args):
     out = subprocess.run([player, f"http://127.0.0.1:{port}/{rel}", "--json", "--list-packets", *args],
                          capture_output=True, text=True, timeout=60)
@@ -501,6 +539,8 @@ for label, rel, bound, opts in cases:
     #    The same with --async (the AudioStreamEventSequence adapter), except for moov-at-end files,
     #    whose byte requests the adapter does not follow.
     seeks = [n // 2, n - 1, 0]
+    exact_at = seekpoint_packets(local_path(rel))[1:3] if "seekpoints" in opts else []
+    seeks += exact_at
     args = ["--window", "2048", "--read-size", "1024", "--packets-after-seek", str(AFTER)]
     if "initial" in opts: args += ["--initial-packets", "1000000"]
     else: args += ["--initial-packets", "1"]
@@ -524,18 +564,23 @@ for label, rel, bound, opts in cases:
         if len(pk) < min(AFTER, n - landed):
             failures.append(f"{label}: only {len(pk)} packets after the seek to {want}")
         label_index = seek["packets"][0][0]
+        if want in exact_at and landed != want:
+            failures.append(f"{label}: seek to {want} (a SEEKTABLE point) landed on {landed}")
         if exact and (landed != want or label_index != want or seek["estimated"]):
             failures.append(f"{label}: seek to {want} landed on {landed} (labelled {label_index}, "
                             f"estimated {seek['estimated']}), expected exactly {want}")
         results.append((want, landed, label_index, seek["estimated"], seek["firstPacketSeconds"]))
     rows.append((label, rel, n, length, whole, results, bound))
 for label, rel, n, length, whole, results, bound in rows:
+    k = len(results) // 2 if "moov at end" not in label else len(results)   # sync results, then async
     worst = max((abs(l - w) for w, l, _, _, _ in results), default=0)
     if bound is not None and worst > bound(n):
         failures.append(f"{label}: a seek landed {worst} packets from the requested one (bound {bound(n)})")
     seeks = ", ".join(f"{w}→{l}" + ("" if li == l else " (end, no packet)" if li is None else f" (labelled {li})")
-                      + (" est" if e else "") for w, l, li, e, _ in results[:3])
-    if len(results) > 3: seeks += " (sync; async " + ("same" if [r[:3] for r in results[3:]] == [r[:3] for r in results[:3]] else ", ".join(f"{w}→{l}" for w, l, _, _, _ in results[3:])) + ")"
+                      + (" est" if e else "") for w, l, li, e, _ in results[:k])
+    if len(results) > k:
+        same = [r[:3] for r in results[k:]] == [r[:3] for r in results[:k]]
+        seeks += " (sync; async " + ("same" if same else ", ".join(f"{w}→{l}" for w, l, *_ in results[k:])) + ")"
     seeks += f"; bound {bound(n)}" if bound is not None else "; exact"
     print(f"  {label:40} {n:4} packets  first packet {whole['firstPacketSeconds'] * 1000:6.2f} ms after "
           f"{whole['bytesBeforeFirstPacket']:6}/{length:6} bytes  seeks {seeks}")
