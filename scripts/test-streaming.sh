@@ -202,7 +202,8 @@ echo "== Icecast: live Ogg Vorbis and Opus (ffmpeg), chained Ogg Vorbis and Opus
 #     run of the local parse, the current link's title at its first packet, then every later link's
 #     title in order, each announced right before the link's first packet.
 ogg_mix() {  # ogg_mix SECONDS RATE SEED FREQ → the lavfi inputs of a sine + pink noise mix
-    echo "-f lavfi -i sine=frequency=$4:duration=$1:sample_rate=$2 -f lavfi -i anoisesrc=d=$1:c=pink:r=$2:a=0.05:seed=$3"
+    echo "-f lavfi -i sine=frequency=$4:duration=$1:sample_rate=$2" \
+        "-f lavfi -i anoisesrc=d=$1:c=pink:r=$2:a=0.05:seed=$3"
 }
 # shellcheck disable=SC2046
 ffmpeg -nostdin -loglevel error $(ogg_mix 20 44100 9 330) -filter_complex amix=inputs=2 \
@@ -518,7 +519,8 @@ def play(rel, *args):
     out = subprocess.run([player, f"http://127.0.0.1:{port}/{rel}", "--json", "--list-packets", *args],
                          capture_output=True, text=True, timeout=60)
     doc = json.loads(out.stdout)
-    assert out.returncode == 0 and doc["error"] is None and not doc["problems"], (rel, args, out.stderr, doc["error"], doc["problems"])
+    assert out.returncode == 0 and doc["error"] is None and not doc["problems"], \
+        (rel, args, out.stderr, doc["error"], doc["problems"])
     return doc
 rows, failures = [], []
 for label, rel, bound, opts in cases:

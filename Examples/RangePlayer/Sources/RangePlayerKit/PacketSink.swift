@@ -68,7 +68,9 @@ public final class CountingSink: PacketSink {
                     problems.append("packet \(packet.index) follows packet \(previous.index)")
                 }
                 if packet.offset < previous.offset {
-                    problems.append("packet \(packet.index) at \(packet.offset) before packet \(previous.index) at \(previous.offset)")
+                    problems.append(
+                        "packet \(packet.index) at \(packet.offset) before packet \(previous.index) "
+                            + "at \(previous.offset)")
                 }
             }
             if let length = resourceLength, packet.offset < 0 || packet.offset + packet.size > length {

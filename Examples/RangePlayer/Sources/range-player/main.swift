@@ -190,7 +190,9 @@ if json {
             print("Seek \(o.packet)  \(target): no packet (end of the resource)")
         }
     }
-    print("Total           \(sink.totalPackets) packets, \(stats.bytesFetched) bytes fetched\(total) in \(stats.requests) requests")
+    print(
+        "Total           \(sink.totalPackets) packets, \(stats.bytesFetched) bytes fetched\(total) "
+            + "in \(stats.requests) requests")
     for problem in sink.problems { print("Problem         \(problem)") }
     if let failure { print("Error           \(failure)") }
 }
