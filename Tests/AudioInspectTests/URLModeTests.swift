@@ -162,6 +162,37 @@ struct URLModeTests {
         #expect(network.stdout.replacingOccurrences(of: url, with: "-") == local.stdout)
     }
 
+    /// A chained Ogg Opus stream (the fixture is `opus-48000-2ch-64k-opusenc.opus`, made with
+    /// `opusenc --title "Opus Title"`, followed by a link without a title): `--follow --json` prints a
+    /// `metadata` event with the first link's title before packet 0 and one without a title before
+    /// the second link's first packet, 51 (the first link's packet count in its ffprobe oracle).
+    @Test("--follow prints each chained Ogg link's metadata before its first packet")
+    func chainedOggMetadata() throws {
+        let bytes = try FixtureCatalog.fixture("ogg/opus-chained-2ch-1ch.opus").bytes()
+        let oracle = try FixtureCatalog.fixture("ogg/opus-48000-2ch-64k-opusenc.opus").oracle()
+        let firstLinkPackets = try #require(oracle.summary?.packets)
+        let server = try OneShotServer(
+            head: "HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: \(bytes.count)\r\n\r\n",
+            body: bytes)
+        let run = try AudioInspectTests.runBinary(
+            ["--follow", "--json", "--packets", "http://127.0.0.1:\(server.port)/chain.opus"], stdin: [])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        var packets = 0
+        var seen: [(title: String?, packet: Int)] = []
+        for line in lines {
+            if line["event"] as? String == "packet" { packets += 1 }
+            if line["event"] as? String == "metadata", let p = line["packet"] as? Int {
+                #expect(p == packets)
+                seen.append((line["title"] as? String, p))
+            }
+        }
+        #expect(seen.map(\.title) == ["Opus Title", nil])
+        #expect(seen.map(\.packet) == [0, firstLinkPackets])
+    }
+
     @Test("--follow and --max-seconds need a URL; a 404 is an io error")
     func usage() throws {
         let usage = try AudioInspectTests.runBinary(["--follow", "x.mp3"], stdin: [])
