@@ -29,7 +29,7 @@
 #      files fetch fewer bytes than the file before their first packet.
 #
 # Tools: icecast2, nginx, ffmpeg, curl, python3, flac (scripts/install-streaming-tools.sh installs them with
-# apt). Takes about 1 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
+# apt). Takes 1-1.5 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
 # seek checks) plus the RangePlayer package's debug build (about 1-2 min from a clean clone).
 # When they cannot be installed the test is skipped with a message (exit 0) unless
 # STREAMING_TESTS_REQUIRED=1. Usage: scripts/test-streaming.sh [path/to/audioinspect]
