@@ -117,6 +117,8 @@ cat >"$work/icecast.xml" <<XML
     <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
   <logging><errorlog>error.log</errorlog><accesslog>access.log</accesslog><loglevel>3</loglevel></logging>
   <security><chroot>0</chroot>$owner</security>
+  <mount><mount-name>/live.ogg</mount-name><burst-size>2048</burst-size></mount>
+  <mount><mount-name>/live.opus</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.ogg</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.opus</mount-name><burst-size>2048</burst-size></mount>
 </icecast>
@@ -192,8 +194,9 @@ echo "icecast: OK (curl time to first byte ${ttfb:-?} s, for comparison)"
 echo "== Icecast: live Ogg Vorbis and Opus (ffmpeg), chained Ogg Vorbis and Opus with title changes"
 # Four mounts at once (about 7 s in all):
 #   /live.ogg, /live.opus: ffmpeg streams a generated 20 s Vorbis / Opus file in real time (-re -c copy);
-#     a listener that connects 1.5 s in gets the header pages Icecast keeps, then whole pages from the
-#     current one: its packets must be a contiguous run of the local parse of the same file.
+#     a listener that connects 2.5 s in (the Ogg mounts have a 2 KiB burst) gets the header pages Icecast
+#     keeps, then whole pages from a recent one: its packets must be a contiguous run of the local parse
+#     of the same file, not starting at its first packet.
 #   /chain.ogg, /chain.opus: a chained Ogg stream (3 links of 2 s, each its own encode with its own
 #     TITLE comment / OpusTags, concatenated), sent in real time by a small HTTP PUT source client
 #     (ffmpeg cannot stream a chain: it merges the links into one stream and drops the new headers;
@@ -282,9 +285,12 @@ for mount in /live.ogg /live.opus /chain.ogg /chain.opus; do
         sleep 0.1
     done
 done
-sleep 1  # connect mid-stream (inside the chains' first link, usually)
+# Listeners connect mid-stream: 1 s in on the chains (inside the first link, usually), 2.5 s in on
+# the live mounts (past ffmpeg's first pages of up to 1 s each).
 follower_pids=()
-for mount in live.ogg live.opus chain.ogg chain.opus; do
+for mount in chain.ogg chain.opus "" live.ogg live.opus; do
+    if [ -z "$mount" ]; then sleep 1.5; continue; fi
+    [ "$mount" = chain.ogg ] && sleep 1
     # The live mounts: 4 s; the chains end when their source does (about 6 s), bounded by 12 s.
     seconds=4
     case $mount in chain.*) seconds=12 ;; esac
@@ -324,6 +330,7 @@ for mount, codec in (("live.ogg", "vorb"), ("live.opus", "opus")):
     assert fmt["fileType"] == loc["fileType"] and fmt["formatID"] == codec, (fmt, loc["fileType"])
     assert len(got) > 50, f"{mount}: only {len(got)} packets"
     start = run_start(got, [p["size"] for p in loc["packets"]], mount)
+    assert start > 0, f"{mount}: the listener got the stream from its first packet, not mid-stream"
     print(f"icecast {mount}: {len(got)} packets from local packet {start}, "
           f"time to first packet {ev[-1]['firstPacketSeconds'] * 1000:.1f} ms")
 for mount, codec, title in (("chain.ogg", "vorbis", "Chain Vorbis {}"), ("chain.opus", "opus", "Chain Opus {}; it's")):
