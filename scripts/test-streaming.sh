@@ -545,8 +545,8 @@ for label, rel, bound, opts in cases:
     length = whole["resourceLength"]
     # 2. Seeks (middle, last, first) after one packet, 1 KiB reads in 2 KiB windows (so that later
     #    packets were not parsed yet and their offsets are estimated where the format has no table).
-    #    The same with --async (the AudioStreamEventSequence adapter), except for moov-at-end files,
-    #    whose byte requests the adapter does not follow.
+    #    The same with --async (the AudioStreamEventSequence adapter, which follows moov-at-end byte
+    #    requests with Iterator.followByteRequest).
     seeks = [n // 2, n - 1, 0]
     exact_at = seekpoint_packets(local_path(rel))[1:3] if "seekpoints" in opts else []
     seeks += exact_at
@@ -554,7 +554,7 @@ for label, rel, bound, opts in cases:
     if "initial" in opts: args += ["--initial-packets", "1000000"]
     else: args += ["--initial-packets", "1"]
     for s in seeks: args += ["--seek-packet", str(s)]
-    docs = [play(rel, *args)] + ([] if "moov at end" in label else [play(rel, *args, "--async")])
+    docs = [play(rel, *args), play(rel, *args, "--async")]
     results = []
     for seek in [seek for doc in docs for seek in doc["seeks"]]:
         want = seek["packet"]
@@ -581,7 +581,7 @@ for label, rel, bound, opts in cases:
         results.append((want, landed, label_index, seek["estimated"], seek["firstPacketSeconds"]))
     rows.append((label, rel, n, length, whole, results, bound))
 for label, rel, n, length, whole, results, bound in rows:
-    k = len(results) // 2 if "moov at end" not in label else len(results)   # sync results, then async
+    k = len(results) // 2   # sync results, then async
     worst = max((abs(l - w) for w, l, _, _, _ in results), default=0)
     if bound is not None and worst > bound(n):
         failures.append(f"{label}: a seek landed {worst} packets from the requested one (bound {bound(n)})")

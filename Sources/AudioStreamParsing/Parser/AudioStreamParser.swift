@@ -438,6 +438,9 @@ public final class AudioStreamParser {
     /// after the media data, then the media data again). Feed from there with `.discontinuity`; an offset
     /// ahead of what was fed may also be reached by feeding on without the flag.
     public var requestedByteOffset: Int64? { properties.requestedByteOffset }
+    /// The offset of a byte request the caller has not yet followed (`requestedByteOffset` stays cached
+    /// after it was followed; this is `nil` then). Used by the async adapter.
+    var pendingByteRequest: Int64? { requestPending }
     /// The tracks of a multi-track container (MP4), known once its header (`moov`) was parsed; empty for
     /// single-stream containers. Choose another audio track with `ParserOptions.trackID`.
     public var tracks: [TrackInfo] { format?.tracks ?? [] }

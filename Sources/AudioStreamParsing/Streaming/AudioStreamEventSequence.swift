@@ -131,6 +131,30 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
             return target
         }
 
+        /// The absolute offset the parser asked to be fed from and that was not followed yet
+        /// (``ParserOptions/allowsByteRangeRequests``; an MP4 `moov` after its `mdat`, then the media data
+        /// again). It is first reported as `.property(.requestedByteOffset(offset))`.
+        public var pendingByteRequest: Int64? { session.pendingByteRequest }
+
+        /// Follows the parser's byte request with a new source.
+        ///
+        /// When the parser asked for the bytes from an offset (``pendingByteRequest``, reported as
+        /// `.property(.requestedByteOffset(offset))`), reads `makeSource(offset)` from now on; it must
+        /// deliver the stream from `offset` on (an HTTP `Range: bytes=<offset>-` request). The events
+        /// already queued stay valid and are reported first. Call it when that property event arrives;
+        /// without a request it does nothing and returns `nil`. (A request ahead of the current position
+        /// may also be reached by reading on from the old source, at the cost of the bytes in between.)
+        ///
+        /// - Returns: the offset the new source must start at, or `nil` when no request was pending.
+        @discardableResult
+        public mutating func followByteRequest(from makeSource: (Int64) throws -> Source) rethrows -> Int64? {
+            guard let offset = session.pendingByteRequest else { return nil }
+            source = try makeSource(offset).makeAsyncIterator()
+            _ = session.followByteRequest()
+            chunksPulled = 0
+            return offset
+        }
+
         /// The parser, for its cached properties (`dataFormat`, `magicCookie` …) and translations
         /// (`packetToFrame` …). Do not call `parse`, `finish` or `seek` on it directly.
         public var parser: AudioStreamParser { session.parser }

@@ -16,6 +16,8 @@ final class StreamingParserSession {
     private var lastTitle: ICYMetadata?
     private var nextPacketIndex: Int64 = 0
     private var flags: ParseFlags = []
+    /// `followByteRequest()` was called and no chunk was fed since.
+    private var requestFollowed = false
 
     /// Whether the stream is over (finished, failed or cancelled): no more chunks are fed.
     private(set) var isDone = false
@@ -82,6 +84,7 @@ final class StreamingParserSession {
     private func parse(_ bytes: UnsafeRawBufferPointer) throws(AudioStreamError) {
         let f = flags
         flags = []
+        requestFollowed = false
         try parser.parse(bytes, flags: f)
     }
 
@@ -112,10 +115,28 @@ final class StreamingParserSession {
         pendingTitles.removeAll()
         demuxer = icyInterval.map { ICYMetadataDemuxer(metaInterval: $0) }
         nextPacketIndex = packet
+        requestFollowed = false
         flags = .discontinuity
         failure = nil
         isDone = false
         return target
+    }
+
+    /// The parser's byte request, unless it was already followed (the parser clears it only when the
+    /// next chunk arrives).
+    var pendingByteRequest: Int64? { requestFollowed ? nil : parser.pendingByteRequest }
+
+    /// Prepares to follow the parser's pending byte request: the next chunk fed starts at the returned
+    /// offset (it is fed with `.discontinuity`). `nil` when no request is pending (nothing changes).
+    func followByteRequest() -> Int64? {
+        guard let offset = pendingByteRequest else { return nil }
+        requestFollowed = true
+        pendingTitles.removeAll()
+        demuxer = icyInterval.map { ICYMetadataDemuxer(metaInterval: $0) }
+        flags = .discontinuity
+        failure = nil
+        isDone = false
+        return offset
     }
 
     /// Appends a packet batch, cutting it where a pending title takes effect.

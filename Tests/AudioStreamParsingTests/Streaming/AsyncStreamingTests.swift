@@ -202,6 +202,49 @@ struct AsyncStreamingTests {
         #expect(after.map(\.size) == all[Int(packet)...].map(\.size))
     }
 
+    /// An MP4 with the `moov` after the `mdat`, through the async adapter with byte requests: every
+    /// `.property(.requestedByteOffset)` is followed with a new source from that offset, and the packets
+    /// equal ffprobe's (the committed oracle), though the media data was skipped the first time.
+    @Test("followByteRequest streams a moov-at-end MP4 from the requested offsets")
+    func followsByteRequests() async throws {
+        let fixture = FixtureCatalog.fixture("mp4/aac-44100-2ch-moov-end.m4a")
+        let bytes = try fixture.bytes()
+        let oracle = try fixture.oracle()
+        var options = ParserOptions()
+        options.allowsByteRangeRequests = true
+        func source(from offset: Int64) -> AsyncStream<[UInt8]> {
+            StreamingTestSupport.stream(
+                StreamingTestSupport.chunks(Array(bytes[Int(offset)...]), .random(seed: UInt64(offset), maxSize: 900)))
+        }
+        var iterator = source(from: 0).audioStreamEvents(options: options).makeAsyncIterator()
+        #expect(iterator.followByteRequest(from: source(from:)) == nil)
+        var requests: [Int64] = []
+        var packets: [(offset: Int64, size: Int64)] = []
+        var sawEnd = false
+        while let event = try await iterator.next() {
+            switch event {
+            case .property(.requestedByteOffset(let offset)):
+                #expect(iterator.pendingByteRequest == offset)
+                requests.append(offset)
+                #expect(iterator.followByteRequest(from: source(from:)) == offset)
+                #expect(iterator.pendingByteRequest == nil)
+            case .packets(let b):
+                for (i, d) in b.descriptions.enumerated() {
+                    let o = b.fileOffset + d.startOffset
+                    packets.append((o, Int64(d.dataByteSize)))
+                    #expect(b.packetBytes(at: i).elementsEqual(bytes[Int(o)..<(Int(o) + Int(d.dataByteSize))]))
+                }
+            case .endOfStream: sawEnd = true
+            default: break
+            }
+            #expect(requests.count <= 4)
+        }
+        #expect(sawEnd)
+        #expect(requests.count == 2)  // the moov after the mdat, then the mdat again
+        #expect(packets.map(\.offset) == oracle.packets.map { $0.pos ?? -1 })
+        #expect(packets.map(\.size) == oracle.packets.map(\.size))
+    }
+
     /// Seeking before the audio data is reached throws `more` and leaves the stream usable.
     @Test("Seek before the data throws dataUnavailable")
     func seekTooEarly() async throws {

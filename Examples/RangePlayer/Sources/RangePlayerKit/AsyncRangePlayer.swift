@@ -100,8 +100,9 @@ public final class ByteMeter: @unchecked Sendable {
 /// events in a task and seeks with `Iterator.seek(toPacket:from:)`, giving it a new `HTTPRangeChunks`
 /// that starts at the target offset.
 ///
-/// The adapter does not follow the parser's byte requests (`requestedByteOffset`): an MP4 with the
-/// `moov` after the `mdat` needs the synchronous `RangePlayer` (or `bufferUnparsedMediaUpTo`).
+/// The parser is created with `allowsByteRangeRequests`: when `.property(.requestedByteOffset(n))`
+/// arrives (an MP4 with the `moov` after the `mdat`), the player follows it with
+/// `Iterator.followByteRequest(from:)` and a new `HTTPRangeChunks` from `n`.
 public enum AsyncRangePlayer {
     public struct Result {
         public var statistics = RangePlayer.Statistics()
@@ -119,7 +120,8 @@ public enum AsyncRangePlayer {
         var result = Result()
         let started = Date()
         let chunks = HTTPRangeChunks(url: url, offset: 0, window: window, readSize: readSize, meter: meter)
-        var events = chunks.audioStreamEvents().makeAsyncIterator()
+        var events = chunks.audioStreamEvents(options: ParserOptions(allowsByteRangeRequests: true))
+            .makeAsyncIterator()
         var delivered = 0
         var segmentStart: (date: Date, bytes: Int64)?
         var outcome: RangePlayer.SeekOutcome?
@@ -130,6 +132,11 @@ public enum AsyncRangePlayer {
             while let event = try await events.next() {
                 switch event {
                 case .property(.readyToProducePackets): sink.configure(events.parser)
+                case .property(.requestedByteOffset):
+                    let followed = try events.followByteRequest { offset in
+                        HTTPRangeChunks(url: url, offset: offset, window: window, readSize: readSize, meter: meter)
+                    }
+                    if let followed { result.statistics.followedByteRequests.append(followed) }
                 case .packets(let batch):
                     if result.statistics.firstPacketSeconds == nil {
                         result.statistics.firstPacketSeconds = Date().timeIntervalSince(started)

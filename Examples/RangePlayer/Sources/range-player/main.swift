@@ -11,7 +11,7 @@ import RangePlayerKit
 // --packets-after-seek packets (default 16). Prints bytes fetched and time to the first packet, and
 // for each seek the landed packet (index, offset, size). Exit status 1 on an error or a sink problem.
 // --async plays through AudioStreamEventSequence (the async adapter) instead of the synchronous API; it
-// cannot follow the parser's byte requests (MP4 with the moov at the end).
+// follows the parser's byte requests (MP4 with the moov at the end) with Iterator.followByteRequest(from:).
 
 let usage = """
     usage: range-player URL [--seek-packet N ...] [--packets-after-seek K] [--initial-packets N]
