@@ -24,10 +24,22 @@ protocol ByteSource {
 
     /// The input's total size when known in advance (a regular file), for the progress line.
     var byteCount: Int64? { get }
+
+    /// True when `seek(to:)` works (a regular file, also as standard input, or bytes in memory).
+    var isSeekable: Bool { get }
+
+    /// Makes the next `read` start at absolute offset `offset`.
+    ///
+    /// - Throws: `InputError` when the input cannot be repositioned.
+    mutating func seek(to offset: Int64) throws(InputError)
 }
 
 extension ByteSource {
     var byteCount: Int64? { nil }
+    var isSeekable: Bool { false }
+    mutating func seek(to offset: Int64) throws(InputError) {
+        throw InputError(message: "the input cannot be repositioned", offset: offset)
+    }
 }
 
 /// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
@@ -69,6 +81,16 @@ final class FileInput: ByteSource {
         return Int64(info.st_size)
     }
 
+    /// A regular file (also when it is standard input, `audioinspect - < file`) can be repositioned.
+    var isSeekable: Bool { byteCount != nil }
+
+    func seek(to offset: Int64) throws(InputError) {
+        guard offset >= 0, lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+            let name = path == "-" ? "standard input" : "'\(path)'"
+            throw InputError(message: "cannot seek in \(name) to offset \(offset)", offset: bytesRead)
+        }
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
@@ -101,6 +123,13 @@ struct MemoryInput: ByteSource {
     private var position = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isSeekable: Bool { true }
+
+    mutating func seek(to offset: Int64) throws(InputError) {
+        guard offset >= 0 else { throw InputError(message: "cannot seek to offset \(offset)", offset: Int64(position)) }
+        position = Int(min(offset, Int64(bytes.count)))
+    }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = min(buffer.count, bytes.count - position)

@@ -103,7 +103,23 @@ struct InputWindow {
         chunkRead += n
     }
 
+    /// Consumes `count` bytes of the chunk when no pending byte is readable (the fast paths'
+    /// `consume`); the caller has checked that they are readable.
+    @inline(__always)
+    mutating func consumeChunk(_ count: Int) {
+        assert(pendingRemaining == 0 && count <= chunk.count - chunkRead, "consumeChunk: bytes not readable")
+        chunkRead += count
+    }
+
     // MARK: Reading without consuming
+
+    /// When no carried-over byte is left to read, the caller's chunk and the index in it of the position
+    /// (the readable bytes are `bytes[index...]`), so that a format parser's fast path can walk many
+    /// structures with plain pointer reads; `nil` while pending bytes are readable. Valid until the
+    /// window is next mutated.
+    var chunkCursor: (bytes: UnsafeRawBufferPointer, index: Int)? {
+        pendingRead == pending.count ? (chunk, chunkRead) : nil
+    }
 
     /// The byte `offset` bytes after the position, or `nil` when not yet available.
     @inline(__always)

@@ -35,6 +35,9 @@ struct ParseContext {
     private(set) var descriptions: [PacketDescription] = []
     private(set) var scratch: [UInt8] = []
     private var openRun: PacketRun?
+    /// The chunk index where `openRun` starts when it is an explicit run in the chunk, else -1 (lets
+    /// `emitPacketInChunk` extend it without inspecting the run).
+    private var openChunkRunStart = -1
 
     init(limits: ParserLimits) {
         self.limits = limits
@@ -138,6 +141,28 @@ struct ParseContext {
         emittedFrames += frames
     }
 
+    /// The fast path of `emitPacket(size:variableFrames:frames:)` for a packet whose bytes lie in the
+    /// caller's chunk: the window must have no readable pending bytes (`window.chunkCursor != nil`) and
+    /// `size` bytes must be readable. Extends the open batch with one description when it is an explicit
+    /// batch in the chunk; otherwise behaves exactly like `emitPacket`.
+    @inline(__always)
+    mutating func emitPacketInChunk(size: Int, variableFrames: UInt32, frames: Int64) {
+        let index = window.chunkRead
+        guard openChunkRunStart >= 0, window.pendingRemaining == 0, size >= 0, size <= window.readable else {
+            emitPacket(size: size, variableFrames: variableFrames, frames: frames)
+            return
+        }
+        let offset = index - openChunkRunStart
+        descriptions.append(
+            PacketDescription(startOffset: Int64(offset), variableFramesInPacket: variableFrames, dataByteSize: UInt32(size)))
+        // Safe to force unwrap: `openChunkRunStart >= 0` only while an explicit chunk run is open.
+        openRun!.count += 1
+        openRun!.byteCount = offset + size
+        countEmitted(packets: 1, bytes: size)
+        emittedFrames += frames
+        window.consumeChunk(size)
+    }
+
     /// Emits one packet whose bytes the format parser assembled itself because they are not contiguous
     /// in the stream (an Ogg packet continued across pages: page headers lie between its pieces). The
     /// bytes are copied once into the scratch buffer; `fileOffset` is the absolute offset of the packet's
@@ -192,6 +217,7 @@ struct ParseContext {
             openRun = PacketRun(
                 source: source, kind: .explicit, count: 1, byteCount: size, firstPacketIndex: nextPacketIndex,
                 fileOffset: window.position, descriptionStart: descriptions.count - 1)
+            if case .chunk(let start) = source { openChunkRunStart = start }
         }
         countEmitted(packets: 1, bytes: size)
         window.consume(size)
@@ -224,6 +250,7 @@ struct ParseContext {
         if let run = openRun {
             events.append(.packets(run))
             openRun = nil
+            openChunkRunStart = -1
         }
     }
 
