@@ -39,8 +39,22 @@ struct ParseContext {
     /// `emitPacketInChunk` extend it without inspecting the run).
     private var openChunkRunStart = -1
 
+    /// How many more bytes the next `parse` calls may simply keep, without a step or a delivery: set by
+    /// the facade at the end of a `parse` that left the parser waiting for more bytes in a plain state (no
+    /// error, skip, seek, request or finish pending); 0 otherwise (every other entry point resets it).
+    var absorbableBytes = 0
+
     init(limits: ParserLimits) {
         self.limits = limits
+    }
+
+    /// Keeps `bytes` as carried-over input when they are fewer than `absorbableBytes`; true when it did.
+    @inline(__always)
+    mutating func absorbIfShort(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count < absorbableBytes else { return false }
+        absorbableBytes -= bytes.count
+        window.absorb(bytes)
+        return true
     }
 
     // MARK: Errors and diagnostics
@@ -258,6 +272,10 @@ struct ParseContext {
 
     /// Whether enough has been queued that the facade should deliver now.
     var shouldDeliver: Bool { events.count >= 32 || !scratch.isEmpty }
+
+    /// Whether anything waits for delivery (when not, the storage is already recycled: descriptions and
+    /// scratch bytes exist only for queued or open batches).
+    var hasQueuedEvents: Bool { !events.isEmpty || openRun != nil }
 
     /// Takes the queued events (closing the open batch). The facade delivers them, then calls
     /// `recycle(_:)` so buffers keep their capacity.
