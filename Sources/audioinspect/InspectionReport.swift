@@ -203,8 +203,8 @@ final class Inspector {
     }
 
     private func run(_ input: inout some ByteSource) -> InspectionReport.Failure? {
-        // One read buffer, allocated once and reused for every read.
-        var buffer = [UInt8](repeating: 0, count: max(1, options.readSize))
+        // One read buffer, allocated once (when the input is not mapped) and reused for every read.
+        var buffer: [UInt8] = []
         var chunker = Chunker(size: options.chunkSize)
         let parser = self.parser
         var flags: ParseFlags = []
@@ -217,14 +217,28 @@ final class Inspector {
         var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
         var done: Int64 = 0
         defer { progress?.clear() }
+        // A regular file is mapped a window at a time instead of read (see `MappedBytes`).
+        var mapping = true
         do {
             while true {
-                let count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
-                if count == 0 { break }
-                done += Int64(count)
-                progress?.update(done: done)
-                try buffer.withUnsafeBytes { raw in
-                    try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
+                var count = 0
+                if mapping, let window = input.mapNext(maxCount: max(options.readSize, 1 << 16)) {
+                    defer { window.unmap() }
+                    count = window.bytes.count
+                    if count == 0 { break }
+                    done += Int64(count)
+                    progress?.update(done: done)
+                    try chunker.feed(window.bytes, feed)
+                } else {
+                    mapping = false
+                    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: max(1, options.readSize)) }
+                    count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
+                    if count == 0 { break }
+                    done += Int64(count)
+                    progress?.update(done: done)
+                    try buffer.withUnsafeBytes { raw in
+                        try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
+                    }
                 }
                 if let offset = requestedOffset {
                     // Feed from the requested offset, flagged as a discontinuity (`requestedByteOffset`).
