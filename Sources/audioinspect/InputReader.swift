@@ -24,11 +24,44 @@ protocol ByteSource {
 
     /// The input's total size when known in advance (a regular file), for the progress line.
     var byteCount: Int64? { get }
+
+    /// True when `seek(to:)` works (a regular file, also as standard input, or bytes in memory).
+    var isSeekable: Bool { get }
+
+    /// Makes the next `read` start at absolute offset `offset`.
+    ///
+    /// - Throws: `InputError` when the input cannot be repositioned.
+    mutating func seek(to offset: Int64) throws(InputError)
+
+    /// The next bytes (at most `maxCount`, at least one unless the input ended) lent without a copy, the
+    /// input advancing past them, or `nil` when this input cannot lend (then use `read`). See `MappedBytes`.
+    mutating func mapNext(maxCount: Int) -> MappedBytes?
 }
 
 extension ByteSource {
     var byteCount: Int64? { nil }
+    var isSeekable: Bool { false }
+    mutating func seek(to offset: Int64) throws(InputError) {
+        throw InputError(message: "the input cannot be repositioned", offset: offset)
+    }
+    mutating func mapNext(maxCount: Int) -> MappedBytes? { nil }
 }
+
+/// Bytes of a regular file mapped into memory (`mmap`, read-only, private): the parser reads them in
+/// place, so the file is never copied and bytes a parser never looks at (PCM payloads, skipped chunks)
+/// are never even paged in. Unmapped with `unmap()` once parsed (the parser keeps no reference to the
+/// bytes of a `parse` call after it returns), so memory stays at one window.
+struct MappedBytes {
+    /// The mapped bytes from the requested offset.
+    let bytes: UnsafeRawBufferPointer
+    fileprivate let mapping: UnsafeMutableRawPointer?
+    fileprivate let mappingLength: Int
+
+    func unmap() {
+        if let mapping { _ = munmap(mapping, mappingLength) }
+    }
+}
+
 
 /// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
 /// stays at one read buffer however large the input is, and a pipe (`curl … | audioinspect -`) is
@@ -69,6 +102,46 @@ final class FileInput: ByteSource {
         return Int64(info.st_size)
     }
 
+    /// A regular file (also when it is standard input, `audioinspect - < file`) can be repositioned.
+    var isSeekable: Bool { byteCount != nil }
+
+    func seek(to offset: Int64) throws(InputError) {
+        guard offset >= 0, lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+            let name = path == "-" ? "standard input" : "'\(path)'"
+            throw InputError(message: "cannot seek in \(name) to offset \(offset)", offset: bytesRead)
+        }
+    }
+
+    /// Maps the next bytes of a regular file from the current offset (the mapping starts at the page
+    /// boundary below it), up to the file's current size, and moves the offset past them.
+    func mapNext(maxCount: Int) -> MappedBytes? {
+        var info = stat()
+        guard maxCount > 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = Int64(lseek(descriptor, 0, SEEK_CUR))
+        let size = Int64(info.st_size)
+        guard offset >= 0 else { return nil }
+        let count = Int(min(Int64(maxCount), max(0, size - offset)))
+        guard count > 0 else {
+            // The end of the file.
+            return MappedBytes(bytes: UnsafeRawBufferPointer(start: nil, count: 0), mapping: nil, mappingLength: 0)
+        }
+        let page = Int64(max(4096, Int(sysconf(Int32(_SC_PAGESIZE)))))
+        let start = offset - offset % page
+        let delta = Int(offset - start)
+        guard let mapped = mmap(nil, delta + count, PROT_READ, MAP_PRIVATE, descriptor, off_t(start)),
+            mapped != MAP_FAILED
+        else { return nil }
+        _ = madvise(mapped, delta + count, MADV_SEQUENTIAL)
+        guard lseek(descriptor, off_t(offset + Int64(count)), SEEK_SET) >= 0 else {
+            _ = munmap(mapped, delta + count)
+            return nil
+        }
+        bytesRead += Int64(count)
+        return MappedBytes(
+            bytes: UnsafeRawBufferPointer(start: mapped + delta, count: count), mapping: mapped,
+            mappingLength: delta + count)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
@@ -101,6 +174,13 @@ struct MemoryInput: ByteSource {
     private var position = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isSeekable: Bool { true }
+
+    mutating func seek(to offset: Int64) throws(InputError) {
+        guard offset >= 0 else { throw InputError(message: "cannot seek to offset \(offset)", offset: Int64(position)) }
+        position = Int(min(offset, Int64(bytes.count)))
+    }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = min(buffer.count, bytes.count - position)

@@ -149,24 +149,36 @@ struct InspectOptions: Equatable {
 
 /// Runs a parser over an input and collects an `InspectionReport`.
 final class Inspector {
-    /// MP4 files whose `moov` follows the media data are read by holding the media back (up to the default
-    /// `maxBufferedBytes`), since a pipe cannot be rewound.
-    private let parser = AudioStreamParser(
-        options: ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
+    /// MP4 files whose `moov` follows the media data: a seekable input (a regular file, also as standard
+    /// input, or bytes in memory) is repositioned where the parser asks (`requestedByteOffset`: the `moov`,
+    /// then the media), so nothing is held back and the media is read once; a pipe cannot be rewound, so
+    /// the media is held back instead (up to the default `maxBufferedBytes`).
+    private let parser: AudioStreamParser
     private let options: InspectOptions
     private var packets: [InspectionReport.PacketRun] = []
+    /// The offset the parser asked to be fed from next (set by the property listener).
+    private var requestedOffset: Int64?
 
-    init(options: InspectOptions) {
+    init(options: InspectOptions, seekable: Bool = false) {
         self.options = options
+        parser = AudioStreamParser(
+            options: seekable
+                ? ParserOptions(allowsByteRangeRequests: true)
+                : ParserOptions(bufferUnparsedMediaUpTo: ParserLimits().maxBufferedBytes))
         if options.collectPackets {
             parser.packetsHandler = { [unowned self] batch in record(batch) }
+        }
+        if seekable {
+            parser.propertyListener = { [unowned self] parser, id in
+                if id == .requestedByteOffset, let offset = parser.requestedByteOffset { requestedOffset = offset }
+            }
         }
     }
 
     /// Parses everything `input` yields, then finishes, and returns the report. Never throws: a
     /// failure is part of the report.
     static func inspect(_ input: inout some ByteSource, source: String, options: InspectOptions) -> InspectionReport {
-        let inspector = Inspector(options: options)
+        let inspector = Inspector(options: options, seekable: input.isSeekable)
         let failure = inspector.run(&input)
         return inspector.report(source: source, failure: failure)
     }
@@ -191,21 +203,50 @@ final class Inspector {
     }
 
     private func run(_ input: inout some ByteSource) -> InspectionReport.Failure? {
-        var buffer = [UInt8](repeating: 0, count: max(1, options.readSize))
+        // One read buffer, allocated once (when the input is not mapped) and reused for every read.
+        var buffer: [UInt8] = []
         var chunker = Chunker(size: options.chunkSize)
         let parser = self.parser
-        let feed: (UnsafeRawBufferPointer) throws -> Void = { chunk in try parser.parse(chunk) }
+        var flags: ParseFlags = []
+        let feed: (UnsafeRawBufferPointer) throws -> Void = { [unowned self] chunk in
+            // After a request, the rest of this read is not what the parser wants: the input is repositioned.
+            guard requestedOffset == nil else { return }
+            try parser.parse(chunk, flags: flags)
+            flags = []
+        }
         var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
         var done: Int64 = 0
         defer { progress?.clear() }
+        // A regular file is mapped a window at a time instead of read (see `MappedBytes`).
+        var mapping = true
         do {
             while true {
-                let count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
-                if count == 0 { break }
-                done += Int64(count)
-                progress?.update(done: done)
-                try buffer.withUnsafeBytes { raw in
-                    try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
+                var count = 0
+                if mapping, let window = input.mapNext(maxCount: max(options.readSize, 1 << 16)) {
+                    defer { window.unmap() }
+                    count = window.bytes.count
+                    if count == 0 { break }
+                    done += Int64(count)
+                    progress?.update(done: done)
+                    try chunker.feed(window.bytes, feed)
+                } else {
+                    mapping = false
+                    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: max(1, options.readSize)) }
+                    count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
+                    if count == 0 { break }
+                    done += Int64(count)
+                    progress?.update(done: done)
+                    try buffer.withUnsafeBytes { raw in
+                        try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
+                    }
+                }
+                if let offset = requestedOffset {
+                    // Feed from the requested offset, flagged as a discontinuity (`requestedByteOffset`).
+                    requestedOffset = nil
+                    try input.seek(to: offset)
+                    chunker = Chunker(size: options.chunkSize)
+                    flags = .discontinuity
+                    done = offset
                 }
             }
             try chunker.flush(feed)

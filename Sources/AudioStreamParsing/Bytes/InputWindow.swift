@@ -55,12 +55,12 @@ struct InputWindow {
                 // Common case: start a fresh pending buffer at the chunk's unconsumed bytes.
                 let base = chunkBase + Int64(chunkRead)
                 pending.removeAll(keepingCapacity: true)
-                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+                appendToPending(UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
                 pendingRead = 0
                 pendingBase = base
             } else {
                 compactIfWorthwhile()
-                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+                appendToPending(UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
             }
         } else if pendingRemaining == 0 {
             let base = position
@@ -70,6 +70,23 @@ struct InputWindow {
         }
         chunk = UnsafeRawBufferPointer(start: nil, count: 0)
         chunkRead = 0
+    }
+
+    /// Keeps `bytes` as carried-over bytes without reading any (`beginChunk` then `endChunk`).
+    mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
+        beginChunk(bytes)
+        endChunk()
+    }
+
+    /// Appends to `pending`: a few bytes one by one (cheaper than the generic `append(contentsOf:)` when
+    /// input comes in tiny chunks), more in one copy.
+    @inline(__always)
+    private mutating func appendToPending(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.count <= 16 {
+            for byte in bytes { pending.append(byte) }
+        } else {
+            pending.append(contentsOf: bytes)
+        }
     }
 
     /// Drops every unconsumed byte and restarts at `offset` (after a seek or discontinuity).
@@ -103,7 +120,23 @@ struct InputWindow {
         chunkRead += n
     }
 
+    /// Consumes `count` bytes of the chunk when no pending byte is readable (the fast paths'
+    /// `consume`); the caller has checked that they are readable.
+    @inline(__always)
+    mutating func consumeChunk(_ count: Int) {
+        assert(pendingRemaining == 0 && count <= chunk.count - chunkRead, "consumeChunk: bytes not readable")
+        chunkRead += count
+    }
+
     // MARK: Reading without consuming
+
+    /// When no carried-over byte is left to read, the caller's chunk and the index in it of the position
+    /// (the readable bytes are `bytes[index...]`), so that a format parser's fast path can walk many
+    /// structures with plain pointer reads; `nil` while pending bytes are readable. Valid until the
+    /// window is next mutated.
+    var chunkCursor: (bytes: UnsafeRawBufferPointer, index: Int)? {
+        pendingRead == pending.count ? (chunk, chunkRead) : nil
+    }
 
     /// The byte `offset` bytes after the position, or `nil` when not yet available.
     @inline(__always)

@@ -88,6 +88,10 @@ public final class AudioStreamParser {
     ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
     /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
     public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
+        // The bytes do not complete what the parser waits for: keeping them is exactly what the general
+        // path would do (no step runs, nothing is queued). Bytes fed in small pieces cost one append each.
+        if flags.isEmpty && context.absorbIfShort(bytes) { return }
+        context.absorbableBytes = 0
         try checkUsable(finishing: false)
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
             // The caller follows the parser's request: these bytes start at the requested offset. A forward
@@ -116,8 +120,13 @@ public final class AudioStreamParser {
             throw failure
         }
         context.window.endChunk()
-        if context.window.readable > options.limits.maxBufferedBytes {
+        let readable = context.window.readable
+        if readable > options.limits.maxBufferedBytes {
             throw fail(context.error(.limitExceeded, "parser: more than maxBufferedBytes held back"))
+        }
+        if skipRemaining == 0 && !seekPending && !isFinished && failure == nil && requestPending == nil {
+            // `needed` never exceeds maxBufferedBytes (`run` throws first), so neither do the bytes kept.
+            context.absorbableBytes = max(0, needed - readable)
         }
     }
 
@@ -146,6 +155,7 @@ public final class AudioStreamParser {
     /// - Throws: `AudioStreamError` when the stream ended where it cannot end (inside the container
     ///   header) or its type was never recognised (`typ?`).
     public func finish() throws(AudioStreamError) {
+        context.absorbableBytes = 0
         try checkUsable(finishing: true)
         context.window.isFinal = true
         // Detect, or step, once more with `isFinal` set even when fewer bytes than last asked for are
@@ -182,6 +192,7 @@ public final class AudioStreamParser {
     }
 
     private func fail(_ error: AudioStreamError) -> AudioStreamError {
+        context.absorbableBytes = 0
         deliver()
         failure = error
         return error
@@ -270,6 +281,8 @@ public final class AudioStreamParser {
 
     /// Delivers queued events to the callbacks, in order.
     private func deliver() {
+        // The common case when bytes arrive in small pieces: nothing to deliver, nothing to recycle.
+        guard context.hasQueuedEvents else { return }
         var events = context.takeEvents()
         if events.isEmpty {
             context.recycle(&events)
@@ -331,6 +344,7 @@ public final class AudioStreamParser {
     /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one past the end;
     ///   `dataUnavailable` (`more`) before the audio data was reached.
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
+        context.absorbableBytes = 0
         if let failure { throw failure }
         if inCallback {
             throw AudioStreamError(

@@ -35,9 +35,26 @@ struct ParseContext {
     private(set) var descriptions: [PacketDescription] = []
     private(set) var scratch: [UInt8] = []
     private var openRun: PacketRun?
+    /// The chunk index where `openRun` starts when it is an explicit run in the chunk, else -1 (lets
+    /// `emitPacketInChunk` extend it without inspecting the run).
+    private var openChunkRunStart = -1
+
+    /// How many more bytes the next `parse` calls may simply keep, without a step or a delivery: set by
+    /// the facade at the end of a `parse` that left the parser waiting for more bytes in a plain state (no
+    /// error, skip, seek, request or finish pending); 0 otherwise (every other entry point resets it).
+    var absorbableBytes = 0
 
     init(limits: ParserLimits) {
         self.limits = limits
+    }
+
+    /// Keeps `bytes` as carried-over input when they are fewer than `absorbableBytes`; true when it did.
+    @inline(__always)
+    mutating func absorbIfShort(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count < absorbableBytes else { return false }
+        absorbableBytes -= bytes.count
+        window.absorb(bytes)
+        return true
     }
 
     // MARK: Errors and diagnostics
@@ -138,6 +155,28 @@ struct ParseContext {
         emittedFrames += frames
     }
 
+    /// The fast path of `emitPacket(size:variableFrames:frames:)` for a packet whose bytes lie in the
+    /// caller's chunk: the window must have no readable pending bytes (`window.chunkCursor != nil`) and
+    /// `size` bytes must be readable. Extends the open batch with one description when it is an explicit
+    /// batch in the chunk; otherwise behaves exactly like `emitPacket`.
+    @inline(__always)
+    mutating func emitPacketInChunk(size: Int, variableFrames: UInt32, frames: Int64) {
+        let index = window.chunkRead
+        guard openChunkRunStart >= 0, window.pendingRemaining == 0, size >= 0, size <= window.readable else {
+            emitPacket(size: size, variableFrames: variableFrames, frames: frames)
+            return
+        }
+        let offset = index - openChunkRunStart
+        descriptions.append(
+            PacketDescription(startOffset: Int64(offset), variableFramesInPacket: variableFrames, dataByteSize: UInt32(size)))
+        // Safe to force unwrap: `openChunkRunStart >= 0` only while an explicit chunk run is open.
+        openRun!.count += 1
+        openRun!.byteCount = offset + size
+        countEmitted(packets: 1, bytes: size)
+        emittedFrames += frames
+        window.consumeChunk(size)
+    }
+
     /// Emits one packet whose bytes the format parser assembled itself because they are not contiguous
     /// in the stream (an Ogg packet continued across pages: page headers lie between its pieces). The
     /// bytes are copied once into the scratch buffer; `fileOffset` is the absolute offset of the packet's
@@ -192,6 +231,7 @@ struct ParseContext {
             openRun = PacketRun(
                 source: source, kind: .explicit, count: 1, byteCount: size, firstPacketIndex: nextPacketIndex,
                 fileOffset: window.position, descriptionStart: descriptions.count - 1)
+            if case .chunk(let start) = source { openChunkRunStart = start }
         }
         countEmitted(packets: 1, bytes: size)
         window.consume(size)
@@ -224,6 +264,7 @@ struct ParseContext {
         if let run = openRun {
             events.append(.packets(run))
             openRun = nil
+            openChunkRunStart = -1
         }
     }
 
@@ -231,6 +272,10 @@ struct ParseContext {
 
     /// Whether enough has been queued that the facade should deliver now.
     var shouldDeliver: Bool { events.count >= 32 || !scratch.isEmpty }
+
+    /// Whether anything waits for delivery (when not, the storage is already recycled: descriptions and
+    /// scratch bytes exist only for queued or open batches).
+    var hasQueuedEvents: Bool { !events.isEmpty || openRun != nil }
 
     /// Takes the queued events (closing the open batch). The facade delivers them, then calls
     /// `recycle(_:)` so buffers keep their capacity.

@@ -53,7 +53,7 @@ extension ADTSParser {
     }
 
     /// Counts a packet on the frontier and records its frame's offset while the table may grow.
-    private mutating func record(frameStart: Int64, size: Int, frames: Int, _ limits: ParserLimits) {
+    mutating func record(frameStart: Int64, size: Int, frames: Int, _ limits: ParserLimits) {
         let recorded = max(0, packetOffsets.count - 1)
         if Int64(recorded) == totals.packets && recorded < limits.maxPacketTableEntries {
             let relative = frameStart - dataOffset

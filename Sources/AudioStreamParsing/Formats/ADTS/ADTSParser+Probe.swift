@@ -24,6 +24,13 @@ extension ADTSParser {
         }
         var i = start
         while i < limit {
+            // Only a 0xFF byte can start a frame (`examine` answers `.noSync` elsewhere): jump to the next
+            // one with a memchr-style scan.
+            let scanEnd = min(limit, window.readable)
+            if i < scanEnd, window.peekUInt8(at: i) != 0xFF {
+                i = window.firstIndex(of: 0xFF, from: i, to: scanEnd) ?? scanEnd
+                continue
+            }
             switch ADTSSync.examine(window, at: i, tags: false, horizon: limit) {
             case .noSync, .rejected, .id3Tag:
                 i += 1

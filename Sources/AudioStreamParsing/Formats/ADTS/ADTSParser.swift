@@ -112,12 +112,15 @@ struct ADTSParser: FormatParser {
     var trailingTags = TrailingTags()
     /// The ID3v2 tag being read (kept outside `state` so it is mutated in place).
     var tagReader: ID3v2StreamReader?
+    /// Where the fast path's look-ahead loads go (stored so they are not optimised away).
+    var prefetchSink: UInt8 = 0
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .searching(var search):
             return stepSearch(&search, &context)
         case .synced:
+            if emitFramesFast(&context) { return .continue }
             return stepSynced(&context)
         case .tag:
             return stepTag(&context)

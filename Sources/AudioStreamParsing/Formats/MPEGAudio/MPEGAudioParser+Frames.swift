@@ -1,6 +1,7 @@
 extension MPEGAudioParser {
     /// In sync: emits the frame at the position, reads a tag that starts there, or starts a search.
     mutating func stepInSync(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        if emitFramesFast(&context) { return .continue }
         guard let stream else {
             state = .searching(Search())
             return .continue
@@ -113,7 +114,7 @@ extension MPEGAudioParser {
     }
 
     /// Records where packet `packet` starts, when its index is exact and it extends the table.
-    private mutating func recordOffset(packet: Int64, at offset: Int64, length: Int, _ context: inout ParseContext) {
+    mutating func recordOffset(packet: Int64, at offset: Int64, length: Int, _ context: inout ParseContext) {
         guard packetIndicesAreExact, !packetTableIsFull else { return }
         if packetOffsets.isEmpty {
             if packet == 0 { packetOffsets = [offset, offset + Int64(length)] }

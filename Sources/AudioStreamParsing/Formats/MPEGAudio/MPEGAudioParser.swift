@@ -92,6 +92,10 @@ struct MPEGAudioParser: FormatParser {
     var finalPacketCount: Int64?
     /// A LAME tag's delay and padding exceeding the stream were reported.
     var reportedClampedGapless = false
+    /// Frame lengths by bitrate_index for the stream's signature (the in-sync fast path's table).
+    var frameTable: MPEGFrameTable?
+    /// Where the fast path's look-ahead loads go (stored so they are not optimised away).
+    var prefetchSink: UInt8 = 0
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {

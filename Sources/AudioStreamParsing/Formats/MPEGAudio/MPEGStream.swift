@@ -67,12 +67,18 @@ struct MPEGStatistics {
     var lastEnd: Int64?
 
     mutating func add(_ header: MPEGFrameHeader, length: Int, at offset: Int64) {
+        add(bitRate: header.isFreeFormat ? nil : header.bitRate, length: length, at: offset)
+    }
+
+    /// Adds a frame of `bitRate` bit/s (`nil` for free format).
+    @inline(__always)
+    mutating func add(bitRate: UInt32?, length: Int, at offset: Int64) {
         if packets == 0 {
-            commonBitRate = header.isFreeFormat ? nil : header.bitRate
-            hasMixedBitRates = header.isFreeFormat
+            commonBitRate = bitRate
+            hasMixedBitRates = bitRate == nil
             uniformSize = length
         } else {
-            if header.isFreeFormat || header.bitRate != commonBitRate {
+            if bitRate == nil || bitRate != commonBitRate {
                 hasMixedBitRates = true
                 commonBitRate = nil
             }

@@ -1,0 +1,157 @@
+/// The in-sync fast path: a run of frames that lie in the caller's chunk, each followed by a readable
+/// valid header, is emitted in one step with plain pointer reads (no window copies, no header structs).
+///
+/// It takes exactly the decisions `stepInSync` takes for such frames (a frame that agrees with the stream,
+/// whose end is proven by a valid header of any stream, is emitted) and stops at the first frame that
+/// needs anything else (free format, a tag, junk, the end of the readable bytes, a new signature); the
+/// general path then handles that frame. See `docs/performance.md`.
+extension MPEGAudioParser {
+    /// Emits every frame at the position that the fast path can decide; true when it emitted one.
+    mutating func emitFramesFast(_ context: inout ParseContext) -> Bool {
+        guard trailingTags.isEmpty, let cursor = context.window.chunkCursor,
+            let signature = stream?.signature, stream?.isFreeFormat == false,
+            let framesPerPacket = stream?.framesPerPacket, let dataOffset = stream?.dataOffset
+        else { return false }
+        if frameTable?.signature != signature { frameTable = MPEGFrameTable(signature) }
+        // Safe to force unwrap: set just above.
+        let table = frameTable!
+        let bytes = cursor.bytes
+        let end = bytes.count
+        var i = cursor.index
+        guard end - i >= 8 else { return false }
+        let needsRunningValues = stream?.declaredPacketCount == nil || stream?.declaredByteCount == nil
+        let frames = Int64(framesPerPacket)
+        var announcedMaximum = context.announced.maximumPacketSize
+        let continuous = isContinuous
+        let start = i
+        let chunkBase = context.window.chunkBase
+        let maxEntries = context.limits.maxPacketTableEntries
+        // Work on local copies (written back before anything reads them).
+        var stats = statistics
+        var offsets = packetOffsets
+        packetOffsets = []
+        var recording = packetIndicesAreExact && !packetTableIsFull
+        // Each header's address depends on the previous one, so a cache miss per frame would stall the
+        // loop on memory latency: every 16 frames, the probable header positions of the next 16 are
+        // touched at once (independent loads whose misses overlap).
+        var touched: UInt8 = 0
+        var emittedHere = 0
+        var nextBurst = 0
+        defer {
+            statistics = stats
+            packetOffsets = offsets
+            prefetchSink = touched
+        }
+        while end - i >= MPEGFrameHeader.byteCount {
+            let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+            guard let (length, bitRate) = table.frame(word), length > MPEGFrameHeader.byteCount,
+                end - i - length >= MPEGFrameHeader.byteCount
+            else { break }
+            if emittedHere == nextBurst {
+                // Touch where the headers of the frames 16 to 31 ahead probably are (at this frame's length).
+                var k = emittedHere == 0 ? 1 : 16
+                while k < 32 {
+                    let p = i &+ k &* length
+                    if p >= end { break }
+                    touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
+                    k &+= 1
+                }
+                nextBurst &+= 16
+            }
+            emittedHere &+= 1
+            let next = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt32.self))
+            guard MPEGFrameTable.isValidHeader(next) else { break }
+            let position = chunkBase + Int64(i)
+            if recording {
+                // `recordOffset`, inline.
+                let offset = position - dataOffset
+                let packet = context.nextPacketIndex
+                if offsets.isEmpty {
+                    if packet == 0 { offsets = [offset, offset + Int64(length)] }
+                } else if packet == Int64(offsets.count - 1) {
+                    offsets[offsets.count - 1] = offset
+                    offsets.append(offset + Int64(length))
+                }
+                if offsets.count > maxEntries {
+                    packetTableIsFull = true
+                    recording = false
+                    context.diagnose("mpeg: more than maxPacketTableEntries frames; later frame offsets are not kept")
+                }
+            }
+            context.emitPacketInChunk(size: length, variableFrames: 0, frames: frames)
+            if continuous {
+                stats.add(bitRate: bitRate, length: length, at: position)
+            } else {
+                stats.largest = max(stats.largest, length)
+            }
+            let largest = UInt32(stats.largest)
+            if announcedMaximum != largest {
+                context.announce(.maximumPacketSize(largest))
+                announcedMaximum = largest
+            }
+            let n = stats.packets
+            if continuous, needsRunningValues, n >= 16, n & (n - 1) == 0, let stream {
+                statistics = stats
+                announceRunningValues(stream, &context)
+            }
+            i += length
+        }
+        return i != start
+    }
+}
+
+/// Frame lengths and bit rates by bitrate_index for one stream signature (version, layer, sampling
+/// frequency, mono or not), so the fast path decodes a header word with a mask and a table lookup.
+struct MPEGFrameTable {
+    let signature: MPEGFrameHeader.Signature
+    /// The bits a header of the signature has under `mask`: syncword, version, layer, sampling frequency.
+    let expected: UInt32
+    static let mask: UInt32 = 0xFFFE_0C00
+    let slotSize: Int
+    /// The length without padding and the bit rate by bitrate_index (0, free format, and 15 are 0).
+    let lengths: [Int]
+    let bitRates: [UInt32]
+
+    init(_ signature: MPEGFrameHeader.Signature) {
+        self.signature = signature
+        let versionBits: UInt32
+        switch signature.version {
+        case .mpeg1: versionBits = 0b11
+        case .mpeg2: versionBits = 0b10
+        case .mpeg25: versionBits = 0b00
+        }
+        let layerBits = UInt32(4 - signature.layer) & 0b11
+        expected = 0xFFE0_0000 | versionBits << 19 | layerBits << 17 | UInt32(signature.sampleRateIndex & 0b11) << 10
+        slotSize = signature.layer == 1 ? 4 : 1
+        var lengths = [Int](repeating: 0, count: 16)
+        var bitRates = [UInt32](repeating: 0, count: 16)
+        for index in 1..<15 {
+            // A header word of the signature, unpadded, mono or not as the signature says.
+            let word = expected | UInt32(index) << 12 | (signature.isMono ? 0b11 << 6 : 0)
+            if let header = MPEGFrameHeader(word), let length = header.frameLength {
+                lengths[index] = length
+                bitRates[index] = header.bitRate
+            }
+        }
+        self.lengths = lengths
+        self.bitRates = bitRates
+    }
+
+    /// The frame length and bit rate of a header `word` that agrees with the signature and is not free
+    /// format; `nil` otherwise.
+    @inline(__always)
+    func frame(_ word: UInt32) -> (length: Int, bitRate: UInt32)? {
+        guard word & Self.mask == expected, ((word >> 6) & 0b11 == 0b11) == signature.isMono else { return nil }
+        let index = Int((word >> 12) & 0xF)
+        let length = lengths[index]
+        guard length > 0 else { return nil }
+        return (length + Int((word >> 9) & 1) * slotSize, bitRates[index])
+    }
+
+    /// True when `word` is a valid header of any stream (``MPEGFrameHeader/init(_:)`` accepts it).
+    @inline(__always)
+    static func isValidHeader(_ word: UInt32) -> Bool {
+        word & 0xFFE0_0000 == 0xFFE0_0000 && (word >> 19) & 0b11 != 0b01 && (word >> 17) & 0b11 != 0
+            && (word >> 12) & 0xF != 0xF && (word >> 10) & 0b11 != 0b11
+    }
+}
