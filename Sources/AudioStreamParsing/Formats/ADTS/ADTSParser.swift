@@ -116,7 +116,12 @@ struct ADTSParser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .searching(var search):
-            return stepSearch(&search, &context)
+            let step = stepSearch(&search, &context)
+            if case .searching(let s) = state, s.skipped > Int64(context.limits.maxSyncScanBytes) {
+                throw context.error(
+                    .limitExceeded, "adts: no frame within maxSyncScanBytes (\(s.skipped) bytes skipped)")
+            }
+            return step
         case .synced:
             return stepSynced(&context)
         case .tag:
