@@ -6,7 +6,8 @@
 #   Fuzz/run.sh --seconds N [harness…]      fuzz each harness N seconds (default 60; default: all harnesses),
 #                                           one after the other, then print executions, cov, ft, corpus per harness
 #   Fuzz/run.sh --smoke [harness…]          the nightly smoke run: every harness 60 s (FUZZ_SMOKE_SECONDS)
-#   Fuzz/run.sh --regressions [harness…]    replay Fuzz/FailCases/<harness>/* once each (exit 1 on a failure)
+#   Fuzz/run.sh --regressions [harness…]    replay Fuzz/FailCases/<harness>/* once each, and Fixtures/malformed/*
+#                                           through FuzzAny with -malloc_limit_mb=16 (exit 1 on a failure)
 #   Fuzz/run.sh … -- -flag=value            extra libFuzzer flags (e.g. -- -jobs=2 -workers=2)
 #
 # Environment: FUZZ_RSS_MB (default 2048), FUZZ_MALLOC_MB (default 256), FUZZ_TIMEOUT (seconds per input,
@@ -82,6 +83,19 @@ if [ "$mode" = regressions ]; then
             fi
         done
     done
+    # The malformed inputs (many claim 4 GiB lengths or 2^31 entries) through FuzzAny with a 16 MiB cap on
+    # any single allocation: an allocation sized from a length field fails here.
+    if [[ " ${harnesses[*]} " == *" FuzzAny "* ]]; then
+        # shellcheck disable=SC2046
+        if "$bin/FuzzAny" -runs=1 -rss_limit_mb="$rss" -malloc_limit_mb=16 -timeout="$timeout" \
+            $(find "$root/Fixtures/malformed" -type f ! -name '*.json' ! -name '*.md' | sort) \
+            >"$bin/last-regression.log" 2>&1; then
+            echo "ok    Fixtures/malformed/* through FuzzAny with -malloc_limit_mb=16"
+        else
+            echo "FAIL  Fixtures/malformed/* through FuzzAny with -malloc_limit_mb=16"; tail -20 "$bin/last-regression.log"
+            failed=1
+        fi
+    fi
     exit $failed
 fi
 

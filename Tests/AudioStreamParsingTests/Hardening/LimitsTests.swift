@@ -108,4 +108,23 @@ struct LimitsTests {
         }
         #expect(packets == 8)
     }
+
+    @Test("ADTS and FLAC: junk without a frame ends in limitExceeded after maxSyncScanBytes")
+    func syncScanLimitADTSAndFLAC() {
+        // ADTS: AAC LC, 44.1 kHz (index 4), stereo, no CRC, frame_length 200 (ISO/IEC 14496-3 1.A.2.2):
+        // FF F1 | 01 0100 0 0 | 10 0 0 0 0 00 | 00011001 | 000 11111 | 111111 00.
+        let adtsFrame: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x19, 0x1F, 0xFC] + [UInt8](repeating: 0, count: 193)
+        var adts: [UInt8] = []
+        for _ in 0..<4 { adts += adtsFrame }
+        adts += [UInt8](repeating: 0x20, count: 256 << 10)
+        let a = Self.parse(adts)
+        #expect(a.error?.code == .limitExceeded, "adts: \(String(describing: a.error))")
+        // FLAC: "fLaC", a last STREAMINFO (4096-sample blocks, 44.1 kHz, stereo, 16 bits), then junk.
+        var flac: [UInt8] = Array("fLaC".utf8) + [0x80, 0, 0, 34]
+        flac += [0x10, 0x00, 0x10, 0x00, 0, 0, 0, 0, 0, 0, 0x0A, 0xC4, 0x42, 0xF0, 0, 0, 0, 0]
+        flac += [UInt8](repeating: 0, count: 16)
+        flac += [UInt8](repeating: 0x20, count: 256 << 10)
+        let f = Self.parse(flac)
+        #expect(f.error?.code == .limitExceeded, "flac: \(String(describing: f.error))")
+    }
 }
