@@ -120,6 +120,8 @@ def seeds_for(h):
             out.append(f + bytes([k & 0xFF, 1, 0, 0, 5, 0, 0, 0]))
             if k % 3 == 0:  # 1- to 17-byte chunks, a discontinuity at chunk 5 dropping 17 bytes
                 out.append(f + bytes([k & 0xFF, 2, 0, 0, 4 | 8, 0x85, 17, 0]))
+            if f[4:8] in (b'ftyp', b'mdat', b'free', b'moov'):  # MP4: hold media before the moov
+                out.append(f + bytes([k & 0xFF, 3, 0, 0, 6, 0, 0, 1]))
         return out
     formats = {
         'FuzzMPEG': (['mpeg', 'tags', 'malformed'], ('mpeg',)),

@@ -14,7 +14,8 @@
 ///                             bit 3: insert empty chunks (one call in four)
 ///   -3                   1    bit 7: a `.discontinuity` at chunk index (bits 0-6)
 ///   -2                   1    bytes dropped from the input just before the discontinuity (0-255)
-///   -1                   1    reserved
+///   -1                   1    bit 0: `bufferUnparsedMediaUpTo` 1 MiB (an MP4 `mdat` before its `moov` is
+///                             held and parsed once the `moov` arrives); other bits reserved
 /// ```
 ///
 /// The stream is parsed whole, then in the chosen chunks. Without a discontinuity the event logs
@@ -37,7 +38,9 @@ enum FuzzChunking {
         guard data.count >= trailerCount else { return }
         let c = Array(data[(data.count - trailerCount)...])
         let stream = Array(data[..<(data.count - trailerCount)])
-        let whole = try parse(stream, chunks: [stream.count], discontinuityAt: nil, dropped: 0)
+        var options = FuzzHarness.options(only: nil)
+        if c[7] & 1 != 0 { options.bufferUnparsedMediaUpTo = 1 << 20 }
+        let whole = try parse(stream, chunks: [stream.count], discontinuityAt: nil, dropped: 0, options: options)
         var rng = UInt64(c[0]) | UInt64(c[1]) << 8 | UInt64(c[2]) << 16 | UInt64(c[3]) << 24
         let largest = maxChunk[Int(c[4] & 7)]
         let empties = c[4] & 8 != 0
@@ -55,7 +58,8 @@ enum FuzzChunking {
             total += n
         }
         let discontinuityAt = c[5] & 0x80 != 0 ? Int(c[5] & 0x7F) : nil
-        let chunked = try parse(stream, chunks: chunks, discontinuityAt: discontinuityAt, dropped: Int(c[6]))
+        let chunked = try parse(
+            stream, chunks: chunks, discontinuityAt: discontinuityAt, dropped: Int(c[6]), options: options)
         if let k = chunked.beforeDiscontinuity {
             let prefix = Array(chunked.events[..<k])
             if !isPrefix(prefix, of: whole.events) {
@@ -72,8 +76,10 @@ enum FuzzChunking {
 
     /// Parses `stream` in `chunks` (sizes; the last may run past the end), with a `.discontinuity` on
     /// chunk `discontinuityAt`, before which `dropped` bytes of the input are left out.
-    static func parse(_ stream: [UInt8], chunks: [Int], discontinuityAt: Int?, dropped: Int) throws -> Outcome {
-        let parser = AudioStreamParser(options: FuzzHarness.options(only: nil))
+    static func parse(
+        _ stream: [UInt8], chunks: [Int], discontinuityAt: Int?, dropped: Int, options: ParserOptions
+    ) throws -> Outcome {
+        let parser = AudioStreamParser(options: options)
         let recorder = FuzzRecorder(parser, input: stream)
         var outcome = Outcome(events: [], error: nil, beforeDiscontinuity: nil)
         var offset = 0
