@@ -1,19 +1,12 @@
 // swift-tools-version:6.1
-// Fuzz harnesses for AudioStreamParsing (libFuzzer). Build and run with ./run.sh; see README.md.
+// Not used to build the fuzzers: Fuzz/run.sh compiles one libFuzzer binary with swiftc (the library's
+// sources, the harnesses in Tests/AudioStreamParsingTests/FuzzHarnesses/ and Sources/FuzzMain as one
+// module, -sanitize=fuzzer,address). This manifest only keeps `swift package` tooling in this folder
+// from picking up the parent package. See docs/fuzzing.md.
 import PackageDescription
 
 let package = Package(
     name: "AudioStreamParsingFuzz",
-    dependencies: [.package(name: "AudioStreamParsing", path: "..")],
-    targets: [
-        .executableTarget(
-            name: "FuzzAny",
-            dependencies: [.product(name: "AudioStreamParsing", package: "AudioStreamParsing")]
-        ),
-        .executableTarget(
-            name: "FuzzChunking",
-            dependencies: [.product(name: "AudioStreamParsing", package: "AudioStreamParsing")]
-        ),
-    ],
+    targets: [],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,9 @@ enum FormatDetector {
 
     static func detect(_ window: InputWindow, hint: AudioFileType?, options: ParserOptions) -> Outcome {
         var probes = FormatRegistry.probes
+        if let only = options.onlyFileTypes {
+            probes.removeAll { !$0.fileTypes.isEmpty && !$0.fileTypes.contains(where: only.contains) }
+        }
         if let hint, let i = probes.firstIndex(where: { $0.fileTypes.contains(hint) }) {
             probes.insert(probes.remove(at: i), at: 0)
         }

@@ -37,6 +37,10 @@ public struct ParserOptions: Sendable {
     /// Which logical stream of a multiplexed Ogg file to parse (docs/formats/ogg.md). Default: the first
     /// audio stream.
     public var oggStreamSelection: OggStreamSelection = .firstAudio
+    /// For fuzz harnesses and tests (not public API): when set, format detection asks only the probes of
+    /// these file types (and the ID3v2 prefix probe), so a harness can force one format's parser on any
+    /// input. Default: nil (every probe).
+    var onlyFileTypes: Set<AudioFileType>?
 
     /// Creates options; every parameter has a documented default.
     public init(
@@ -51,12 +55,13 @@ public struct ParserOptions: Sendable {
     }
 }
 
-/// Caps that keep memory bounded whatever the input's length fields claim.
+/// Caps that keep memory bounded whatever the input's length fields claim (docs/limits.md).
 ///
 /// A length field is never trusted for an allocation: tables grow only as their bytes arrive, and
 /// the parser never holds more unconsumed input than `maxBufferedBytes`. Exceeding a cap throws an
 /// `AudioStreamError` with code ``AudioStreamError/Code/limitExceeded`` (or, for metadata, skips
-/// the item with a diagnostic).
+/// the item with a diagnostic). Memory stays below what these caps allow plus a small constant per
+/// parser, whatever lengths the input claims.
 public struct ParserLimits: Hashable, Sendable {
     /// The most input bytes the parser holds back while waiting for a header, chunk or packet to
     /// complete. Default: 16 MiB.
@@ -75,12 +80,17 @@ public struct ParserLimits: Hashable, Sendable {
     public var maxNestingDepth: Int
     /// The largest packet accepted. Default: 16 MiB.
     public var maxPacketBytes: Int
+    /// The most bytes a framed stream (MPEG audio, ADTS, FLAC, Ogg) scans without finding a frame or
+    /// page once sync is lost (or before the first one, after detection); beyond it the parser throws
+    /// `limitExceeded`. The scanned bytes are dropped as the search goes, so this bounds the time spent
+    /// on bytes that are not audio, not memory. Default: 16 MiB.
+    public var maxSyncScanBytes: Int
 
     /// Creates limits; every parameter has the documented default.
     public init(
         maxBufferedBytes: Int = 16 << 20, maxHeaderChunkBytes: Int = 1 << 20, maxTagBytes: Int = 1 << 20,
         maxArtworkBytes: Int = 16 << 20, maxPacketTableEntries: Int = 16 << 20, maxNestingDepth: Int = 32,
-        maxPacketBytes: Int = 16 << 20
+        maxPacketBytes: Int = 16 << 20, maxSyncScanBytes: Int = 16 << 20
     ) {
         self.maxBufferedBytes = maxBufferedBytes
         self.maxHeaderChunkBytes = maxHeaderChunkBytes
@@ -89,5 +99,6 @@ public struct ParserLimits: Hashable, Sendable {
         self.maxPacketTableEntries = maxPacketTableEntries
         self.maxNestingDepth = maxNestingDepth
         self.maxPacketBytes = maxPacketBytes
+        self.maxSyncScanBytes = maxSyncScanBytes
     }
 }

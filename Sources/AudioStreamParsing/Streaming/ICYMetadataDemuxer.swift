@@ -75,6 +75,9 @@ public struct ICYMetadataDemuxer: Sendable {
                 metadataBlockCount += 1
                 state = length == 0 ? .audio(remaining: metaInterval) : .metadata(remaining: length, block: [])
             case .metadata(let remaining, var block):
+                // Drop the state's reference first, so `block` grows in place instead of being copied on
+                // every chunk (quadratic when the body arrives a few bytes at a time).
+                state = .lengthByte
                 let n = min(remaining, count - i)
                 if block.isEmpty { block.reserveCapacity(remaining) }
                 block.append(contentsOf: chunk[i..<(i + n)])

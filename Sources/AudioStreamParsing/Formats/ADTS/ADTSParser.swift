@@ -118,7 +118,12 @@ struct ADTSParser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .searching(var search):
-            return stepSearch(&search, &context)
+            let step = stepSearch(&search, &context)
+            if case .searching(let s) = state, s.skipped > Int64(context.limits.maxSyncScanBytes) {
+                throw context.error(
+                    .limitExceeded, "adts: no frame within maxSyncScanBytes (\(s.skipped) bytes skipped)")
+            }
+            return step
         case .synced:
             if emitFramesFast(&context) { return .continue }
             return stepSynced(&context)

@@ -128,7 +128,12 @@ struct FLACParser: FormatParser {
         case .blockBody(let header):
             return try stepBlockBody(header, &context)
         case .searching(var search):
-            return stepSearch(&search, &context)
+            let step = stepSearch(&search, &context)
+            if case .searching(let s) = state, s.skipped > Int64(context.limits.maxSyncScanBytes) {
+                throw context.error(
+                    .limitExceeded, "flac: no frame within maxSyncScanBytes (\(s.skipped) bytes skipped)")
+            }
+            return step
         case .frame(var scan):
             return try stepFrame(&scan, &context)
         }

@@ -127,6 +127,7 @@ struct MPEGAudioParser: FormatParser {
             search.scanned = scanned - junk
             search.tagScanned = search.scanned
             state = .searching(search)
+            try checkSyncScan(search, &context)
             return .needMoreData(atLeast: atLeast - junk)
         case .exhausted(let scanned):
             let junk = max(0, scanned - Self.junkHoldBack)
@@ -134,6 +135,7 @@ struct MPEGAudioParser: FormatParser {
             search.scanned = scanned - junk
             search.tagScanned = search.scanned
             state = .searching(search)
+            try checkSyncScan(search, &context)
             return .needMoreData(atLeast: context.window.readable + 1)
         }
     }
@@ -182,6 +184,13 @@ struct MPEGAudioParser: FormatParser {
         if search.junkStart == nil { search.junkStart = context.window.position }
         search.junk += Int64(count)
         context.window.consume(count)
+    }
+
+    /// Gives up when a junk run exceeds `limits.maxSyncScanBytes`.
+    private func checkSyncScan(_ search: Search, _ context: inout ParseContext) throws(AudioStreamError) {
+        guard search.junk > Int64(context.limits.maxSyncScanBytes) else { return }
+        throw context.error(
+            .limitExceeded, "mpeg: no frame within maxSyncScanBytes (\(search.junk) bytes of junk scanned)")
     }
 
     /// One diagnostic per junk run.

@@ -96,7 +96,11 @@ struct OggParser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .resync:
-            return searchCapturePattern(&context)
+            let step = searchCapturePattern(&context)
+            if let j = junk, j.count > Int64(limits.maxSyncScanBytes) {
+                throw context.error(.limitExceeded, "ogg: no page within maxSyncScanBytes (\(j.count) bytes skipped)")
+            }
+            return step
         case .atPage:
             return try readPage(&context)
         }
