@@ -39,8 +39,15 @@ if [ -z "${AUDIO_BENCH_INPUTS:-}" ]; then
     "$repo/Benchmarks/make-inputs.sh" --out "$inputs" --minutes "${length%m}" >&2
 fi
 
+# The process launcher that measures wall time and peak RSS (see spawn_measure.c for why not Python).
+spawn=$repo/.build/spawn_measure
+if [ ! -x "$spawn" ] || [ "$repo/scripts/spawn_measure.c" -nt "$spawn" ]; then
+    mkdir -p "$repo/.build"
+    ${CC:-cc} -O2 -o "$spawn" "$repo/scripts/spawn_measure.c"
+fi
+
 echo "audioinspect: $AUDIOINSPECT" >&2
 echo "machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo "ffprobe: $(ffprobe -version | head -1)" >&2
 exec python3 "$repo/scripts/compare_ffprobe.py" --audioinspect "$AUDIOINSPECT" --inputs "$inputs" \
-    --length "$length" "${pass[@]}"
+    --length "$length" --spawn "$spawn" "${pass[@]}"

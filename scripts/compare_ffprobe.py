@@ -4,8 +4,8 @@
 Driven by scripts/compare-ffprobe.sh (which builds audioinspect and makes the inputs); run that.
 
 For every input: one warm-up run of each command, then RUNS rounds of A B C (audioinspect, ffprobe,
-ffmpeg) in that order, each a whole process started with fork/exec and reaped with wait4, so the wall
-time is the process's life and ru_maxrss its peak resident memory. Then audioinspect reading the file
+ffmpeg) in that order, each a whole process started by scripts/spawn_measure.c (fork, exec, wait4), so
+the wall time is the process's life and ru_maxrss its peak resident memory. Then audioinspect reading the file
 through standard input (`audioinspect - < F`) RUNS times, for its peak memory in that mode.
 
 audioinspect's packet count (its "Parsed N packets, B bytes" line) is checked against ffprobe's
@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 # name, file suffix, kind ("pcm" → ffprobe groups packets of 4096 bytes)
 FORMATS = [
@@ -40,27 +39,30 @@ FORMATS = [
 ]
 
 
+SPAWN = None  # path of the compiled spawn_measure helper (set in main)
+
+
 def run(argv, stdin_path=None):
-    """Runs argv; returns (seconds, maxrss_kib, exit_status, stdout_text)."""
-    with tempfile.TemporaryFile() as out:
+    """Runs argv through spawn_measure; returns (seconds, maxrss_kib, exit_status, stdout_text).
+
+    The wall time and ru_maxrss come from the small C launcher (fork, exec, wait4), not from Python:
+    Linux keeps ru_maxrss across exec, so a child forked from Python would inherit Python's RSS as floor.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as result:
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         try:
-            start = time.perf_counter()
-            proc = subprocess.Popen(argv, stdin=stdin, stdout=out, stderr=subprocess.PIPE)
-            # Reap it ourselves to get its rusage (Popen.wait would discard it).
-            _, status, usage = os.wait4(proc.pid, 0)
-            elapsed = time.perf_counter() - start
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            err = proc.stderr.read().decode(errors="replace")
-            proc.stderr.close()
+            proc = subprocess.run([SPAWN, result.name] + argv, stdin=stdin, stdout=out, stderr=subprocess.PIPE)
         finally:
             if stdin_path:
                 stdin.close()
+        if proc.returncode != 0:
+            raise SystemExit(f"spawn_measure failed: {proc.stderr.decode(errors='replace')}")
+        elapsed, maxrss, status = result.read().split()
         out.seek(0)
         text = out.read().decode(errors="replace")
-    if proc.returncode != 0:
-        text += "\n[stderr] " + err
-    return elapsed, usage.ru_maxrss, proc.returncode, text
+    if int(status) != 0:
+        text += "\n[stderr] " + proc.stderr.decode(errors="replace")
+    return float(elapsed), int(maxrss), int(status), text
 
 
 def parsed_counts(text):
@@ -98,7 +100,11 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--formats", default=",".join(f[0] for f in FORMATS))
     ap.add_argument("--markdown", help="also write the tables to this file")
+    ap.add_argument("--spawn", required=True, help="the compiled scripts/spawn_measure.c")
     args = ap.parse_args()
+    global SPAWN
+    SPAWN = args.spawn
+    floor = [run(["/bin/true"])[1] for _ in range(3)]
 
     wanted = args.formats.split(",")
     rows = []
@@ -188,7 +194,8 @@ def main():
             f"| {m['ffprobe'] / m['audioinspect']:.1f}x ({n['ffprobe'] / n['audioinspect']:.1f}x) "
             f"| {m['ffmpeg'] / m['audioinspect']:.1f}x ({n['ffmpeg'] / n['audioinspect']:.1f}x) |")
     lines.append("")
-    lines.append("Peak resident memory (ru_maxrss, MB = MiB, max over runs) and packet counts.")
+    lines.append("Peak resident memory (ru_maxrss, MB = MiB, max over runs; `/bin/true` measured the same way: "
+                 f"{fmt_mb(max(floor))}) and packet counts.")
     lines.append("")
     lines.append("| input | audioinspect FILE | audioinspect - < FILE | ffprobe | ffmpeg "
                  "| audioinspect packets | ffprobe nb_read_packets | check |")
