@@ -105,6 +105,9 @@ def main():
     global SPAWN
     SPAWN = args.spawn
     floor = [run(["/bin/true"])[1] for _ in range(3)]
+    # Start-up floors: the processes doing no parsing at all.
+    startup = {"audioinspect --help": [args.audioinspect, "--help"], "ffprobe -version": ["ffprobe", "-version"]}
+    startup_runs = {k: [run(argv)[:2] for _ in range(max(5, args.runs))] for k, argv in startup.items()}
 
     wanted = args.formats.split(",")
     rows = []
@@ -179,6 +182,10 @@ def main():
               f"{'' if ok else '  MISMATCH'}", file=sys.stderr, flush=True)
 
     lines = []
+    lines.append("Start-up floor (no parsing), median wall time / peak RSS: " + "; ".join(
+        f"`{k}` {statistics.median(t for t, _ in v) * 1000:.0f} ms / {fmt_mb(max(r for _, r in v))} MB"
+        for k, v in startup_runs.items()) + ".")
+    lines.append("")
     lines.append(f"Wall time per whole process, median (min) of {args.runs} interleaved runs after a warm-up; "
                  "ratio = other / audioinspect (medians; min-based in brackets).")
     lines.append("")
