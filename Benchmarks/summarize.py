@@ -2,7 +2,10 @@
 """Turns `swift package benchmark --format influx --path stdout` output into the summary tables of
 docs/performance.md.
 
-    python3 Benchmarks/summarize.py RESULTS.influx [--inputs Benchmarks/.inputs]
+    python3 Benchmarks/summarize.py RESULTS.influx [MORE.influx ...] [--inputs Benchmarks/.inputs]
+
+With several result files (runs on a busy machine), each figure is the best over the runs (highest
+MB/s and packets/s, lowest ps/byte, slowdown and malloc count), for the median and the best alike.
 
 Per benchmark it takes the median (p50) and the best value (p0: ordo-one/benchmark orders percentiles
 from best to worst, so p0 is the highest MB/s and the lowest ps/byte) of each metric. Mallocs per MB
@@ -24,26 +27,35 @@ TARGETS = {  # issue 7, in-process at 64 KiB chunks
 }
 
 
-def load(path):
-    # values[test][metric][percentile] = value
+LARGER_IS_BETTER = {"MB/s", "packets/s"}
+
+
+def load(paths):
+    # values[test][metric][percentile] = best value over the files
     values = collections.defaultdict(lambda: collections.defaultdict(dict))
-    with open(path) as f:
-        for line in f:
-            parts = line.rstrip("\n").split(",")
-            if len(parts) < 15 or parts[0] != "ParserBenchmarks":
-                continue
-            metric, test, percentile, value = parts[6], parts[8], float(parts[9]), float(parts[10])
-            values[test][metric][percentile] = value
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split(",")
+                if len(parts) < 15 or parts[0] != "ParserBenchmarks":
+                    continue
+                metric, test, percentile, value = parts[6], parts[8], float(parts[9]), float(parts[10])
+                old = values[test][metric].get(percentile)
+                if old is not None:
+                    value = max(old, value) if metric in LARGER_IS_BETTER else min(old, value)
+                values[test][metric][percentile] = value
     return values
 
 
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser()
-    ap.add_argument("results")
+    ap.add_argument("results", nargs="+")
     ap.add_argument("--inputs", default=os.environ.get("AUDIO_BENCH_INPUTS", os.path.join(here, ".inputs")))
     args = ap.parse_args()
     v = load(args.results)
+    if len(args.results) > 1:
+        print(f"Best of {len(args.results)} runs per figure.\n")
 
     def size(name, length):
         p = os.path.join(args.inputs, f"{name}-{length}.{EXT[name]}")
