@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the in-process benchmarks and prints the summary tables of docs/performance.md.
+#
+#   Benchmarks/run.sh [extra `swift package benchmark` options, e.g. --filter 'mp3cbr|wav']
+#
+# Makes the inputs when missing (make-inputs.sh), runs `swift package benchmark` (release build) with
+# influx output saved to Benchmarks/.results/<UTC time>.influx (gitignored) and the full ordo-one text
+# tables to the .txt next to it, then summarize.py over it.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+[ -n "${AUDIO_BENCH_INPUTS:-}" ] || ./make-inputs.sh >&2
+mkdir -p .results
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+swift package benchmark --no-progress --format influx --path stdout "$@" 2>&1 \
+    | tee ".results/$stamp.log" | grep '^ParserBenchmarks,' > ".results/$stamp.influx" || true
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+if grep -qiE 'error|failed' ".results/$stamp.log"; then
+    grep -iE 'error|failed' ".results/$stamp.log" >&2
+fi
+echo "results: Benchmarks/.results/$stamp.influx" >&2
+python3 summarize.py ".results/$stamp.influx"
