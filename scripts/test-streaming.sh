@@ -16,7 +16,8 @@
 #      Listeners that connect mid-stream get packets whose sizes are a contiguous run of the local
 #      parse; on the chains, the current link's title at their first packet and every later link's
 #      title in order, announced right before the link's first packet.
-#   3. nginx: every fixture with an oracle fetched over HTTP gives the same audioinspect/1 JSON as the
+#   3. nginx: every fixture with an oracle fetched over HTTP (TCP reads of random sizes, seeded through
+#      audioinspect's AUDIOINSPECT_TEST_RECV_SEED test hook) gives the same audioinspect/1 JSON as the
 #      local file (except "source"); a Range request answers 206 with the requested bytes; the chained
 #      files over HTTP announce every link's title at the link's first packet.
 #   4. nginx + Examples/RangePlayer (built here, debug): for one input of every format (MP3 CBR without
@@ -404,7 +405,9 @@ for oracle in Fixtures/*/*.ffprobe.json; do
     rel=${file#Fixtures/}
     url="http://127.0.0.1:$ngx_port/$rel"
     "$inspect" --json --packets "$file" 2>/dev/null | grep -v '^  "source"' >"$work/a.json" || true
-    "$inspect" --json --packets "$url" 2>/dev/null | grep -v '^  "source"' >"$work/b.json" || true
+    # TCP reads of random sizes (1…8192 bytes, a different seed per file): the same JSON as the local parse.
+    AUDIOINSPECT_TEST_RECV_SEED=$((count + 1)) "$inspect" --json --packets "$url" 2>/dev/null \
+        | grep -v '^  "source"' >"$work/b.json" || true
     if ! cmp -s "$work/a.json" "$work/b.json"; then
         diff "$work/a.json" "$work/b.json" | head -5 || true
         fail "$rel differs over HTTP"

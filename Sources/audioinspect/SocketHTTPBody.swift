@@ -37,6 +37,21 @@ final class SocketHTTPBody: HTTPBody {
 
     deinit { close() }
 
+    /// Test hook: with `AUDIOINSPECT_TEST_RECV_SEED=<n>` in the environment, every body `recv` asks for a
+    /// pseudo-random size of 1…8192 bytes (seeded), so the loopback tests parse each file from TCP reads of
+    /// random sizes; otherwise the full buffer.
+    nonisolated(unsafe) private static var recvState: UInt64? = getenv("AUDIOINSPECT_TEST_RECV_SEED")
+        .flatMap { UInt64(String(cString: $0)) }.map { $0 | 1 }
+
+    private static func recvSize(_ capacity: Int) -> Int {
+        guard var x = recvState else { return capacity }
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
+        recvState = x
+        return min(capacity, 1 + Int(x % 8192))
+    }
+
     func close() {
         if fd >= 0 {
             Glibc.close(fd)
@@ -201,7 +216,7 @@ final class SocketHTTPBody: HTTPBody {
         case .timeout, .stopped: return .success(false)
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = recv(fd, &chunk, chunk.count, 0)
+        let n = recv(fd, &chunk, Self.recvSize(chunk.count), 0)
         if n < 0 {
             if errno == EINTR { return .success(true) }
             return .failure(InputError(message: String(cString: strerror(errno)), offset: nil))
