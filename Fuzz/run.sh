@@ -135,7 +135,7 @@ for h in "${harnesses[@]}"; do
     ft=$(echo "$last" | grep -o 'ft: [0-9]*' | grep -o '[0-9]*' || true)
     corp=$(echo "$last" | grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' | cut -d' ' -f2 || true)
     summary+=("$(printf '%-18s %12s %7s %7s %12s %4s' "$h" "${execs:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$new")")
-    [ $new -eq 0 ] || { echo "   FINDING(S) in Fuzz/.artifacts/$h/ (exit $rc):"; grep -E 'ERROR|Fuzz[A-Za-z0-9]+: |Fatal|SUMMARY' "$here/.logs/$h.log" | head -5; }
+    [ $new -eq 0 ] || { echo "   FINDING(S) in Fuzz/.artifacts/$h/ (exit $rc):"; { grep -E 'ERROR|Fuzz[A-Za-z0-9]+: |Fatal|SUMMARY|Slowest unit' "$here/.logs/$h.log" || true; } | head -5; }
 done
 echo
 printf '%-18s %12s %7s %7s %12s %4s\n' harness executions cov ft corpus new
