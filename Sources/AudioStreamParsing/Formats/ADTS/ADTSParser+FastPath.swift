@@ -20,10 +20,8 @@ extension ADTSParser {
         let expected = ADTSFastHeader.fixedBits(of: header)
         let frameSeconds = seconds(of: ADTSFastHeader.oneBlock(header))
         let chunkBase = context.window.chunkBase
-        var touched: UInt8 = 0
-        var emittedHere = 0
-        var nextBurst = 0
-        defer { prefetchSink = touched }
+        var prefetch = HeaderPrefetch()
+        defer { prefetchSink = prefetch.touched }
         while end - i >= 8 {
             let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             // This frame: agreeing fixed fields, one raw data block, a length that leaves raw data.
@@ -31,19 +29,7 @@ extension ADTSParser {
             let length = ADTSFastHeader.frameLength(word)
             let headerLength = ADTSFastHeader.protectionAbsent(word) ? ADTSHeader.fixedSize : ADTSHeader.fixedSize + 2
             guard length >= headerLength + 1, end - i - length >= 8 else { break }
-            if emittedHere == nextBurst {
-                // Each header's address depends on the previous one: touch where the headers of the
-                // frames 16 to 31 ahead probably are, so their cache misses overlap.
-                var k = emittedHere == 0 ? 1 : 16
-                while k < 32 {
-                    let p = i &+ k &* length
-                    if p >= end { break }
-                    touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
-                    k &+= 1
-                }
-                nextBurst &+= 16
-            }
-            emittedHere &+= 1
+            prefetch.frame(in: bytes, at: i, stride: length)
             // Its successor: a valid header that agrees (`ADTSSync.successor` answers `.frame`).
             let next = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt64.self))
             guard next & ADTSFastHeader.fixedMask == expected, ADTSFastHeader.isValidLength(next) else { break }
@@ -55,17 +41,7 @@ extension ADTSParser {
             i += length
             guard indicesExact && index == totals.packets else { continue }
             record(frameStart: frameStart, size: size, frames: ADTSFrameLayout.framesPerBlock, context.limits)
-            totals.frameBytes += Int64(length)
-            totals.seconds += frameSeconds
-            totals.end = frameStart + Int64(length)
-            if !packetOffsets.isEmpty && Int64(packetOffsets.count - 1) == totals.packets {
-                packetOffsets[packetOffsets.count - 1] = totals.end - dataOffset
-            }
-            if totals.packets >= totals.nextAnnouncement {
-                announceRates(&context)
-                let next = totals.nextAnnouncement
-                totals.nextAnnouncement = next < 16_384 ? next * 4 : next + 16_384
-            }
+            finishFrontierFrame(start: frameStart, length: length, seconds: frameSeconds, &context)
         }
         return i != start
     }

@@ -39,9 +39,17 @@ extension ADTSParser {
         }
         context.window.consume(header.frameLength - cursor)
         guard onFrontier else { return }
-        totals.frameBytes += Int64(header.frameLength)
-        totals.seconds += seconds(of: header)
-        totals.end = start + Int64(header.frameLength)
+        finishFrontierFrame(start: start, length: header.frameLength, seconds: seconds(of: header), &context)
+    }
+
+    /// Adds a frame on the frontier (its packets already recorded) to the totals: bytes, duration, end,
+    /// the offset table's end, and the bit-rate announcements (at 1, 4, 16 … 16 Ki packets, then every
+    /// 16 Ki).
+    @inline(__always)
+    mutating func finishFrontierFrame(start: Int64, length: Int, seconds: Double, _ context: inout ParseContext) {
+        totals.frameBytes += Int64(length)
+        totals.seconds += seconds
+        totals.end = start + Int64(length)
         if !packetOffsets.isEmpty && Int64(packetOffsets.count - 1) == totals.packets {
             packetOffsets[packetOffsets.count - 1] = totals.end - dataOffset
         }

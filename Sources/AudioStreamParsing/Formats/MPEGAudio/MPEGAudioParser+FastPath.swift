@@ -31,34 +31,19 @@ extension MPEGAudioParser {
         var offsets = packetOffsets
         packetOffsets = []
         var recording = packetIndicesAreExact && !packetTableIsFull
-        // Each header's address depends on the previous one, so a cache miss per frame would stall the
-        // loop on memory latency: every 16 frames, the probable header positions of the next 16 are
-        // touched at once (independent loads whose misses overlap).
-        var touched: UInt8 = 0
-        var emittedHere = 0
-        var nextBurst = 0
+        // Header addresses depend on each other: overlap their cache misses (HeaderPrefetch).
+        var prefetch = HeaderPrefetch()
         defer {
             statistics = stats
             packetOffsets = offsets
-            prefetchSink = touched
+            prefetchSink = prefetch.touched
         }
         while end - i >= MPEGFrameHeader.byteCount {
             let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
             guard let (length, bitRate) = table.frame(word), length > MPEGFrameHeader.byteCount,
                 end - i - length >= MPEGFrameHeader.byteCount
             else { break }
-            if emittedHere == nextBurst {
-                // Touch where the headers of the frames 16 to 31 ahead probably are (at this frame's length).
-                var k = emittedHere == 0 ? 1 : 16
-                while k < 32 {
-                    let p = i &+ k &* length
-                    if p >= end { break }
-                    touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
-                    k &+= 1
-                }
-                nextBurst &+= 16
-            }
-            emittedHere &+= 1
+            prefetch.frame(in: bytes, at: i, stride: length)
             let next = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt32.self))
             guard MPEGFrameTable.isValidHeader(next) else { break }
             let position = chunkBase + Int64(i)
