@@ -76,24 +76,18 @@ extension FLACParser {
         while true {
             let limit = min(window.readable, (scan.suspect == nil ? bound : soft) + 1)
             if i < limit {
-                // The CRC up to the next 0xFF (a possible sync code).
+                // The CRC up to the next possible sync code: 0xFF then 0xF8 or 0xF9, or a 0xFF whose next
+                // byte is not in the same segment. Another 0xFF is data (no header can start there).
                 var stop = false
                 var position = i
                 var running = crc
-                FLACCRC.table16.withUnsafeBufferPointer { table in
+                FLACCRC.tables16.withUnsafeBufferPointer { tables in
+                    guard let t = tables.baseAddress else { return }
                     window.withContiguousSegments(at: i, count: limit - i) { segment in
-                        guard !stop else { return }
-                        var k = 0
-                        let n = segment.count
-                        while k < n {
-                            let b = segment[k]
-                            if b == 0xFF {
-                                stop = true
-                                break
-                            }
-                            running = running << 8 ^ table[Int(UInt8(truncatingIfNeeded: running >> 8) ^ b)]
-                            k += 1
-                        }
+                        guard !stop, let base = segment.baseAddress else { return }
+                        let (k, found, value) = Self.crcToSync(base, count: segment.count, from: running, t)
+                        running = value
+                        stop = found
                         position += k
                     }
                 }
@@ -147,6 +141,48 @@ extension FLACParser {
             state = .frame(scan)
             return .needMoreData(atLeast: window.readable + 1)
         }
+    }
+
+    /// Runs the CRC-16 over `base[0..<count]` from `crc` up to the first possible sync code: a 0xFF
+    /// followed by 0xF8 or 0xF9, or a 0xFF as the last byte (its next byte is elsewhere). Returns the
+    /// offset reached, whether it stopped at such a 0xFF (not included in the CRC), and the CRC.
+    ///
+    /// Word at a time: 16 bytes without any 0xFF (tested on two 64-bit words) go through the sliced
+    /// CRC in one step; only a block holding a 0xFF goes byte by byte.
+    @inline(__always)
+    static func crcToSync(
+        _ base: UnsafeRawPointer, count: Int, from crc: UInt16, _ t: UnsafePointer<UInt16>
+    ) -> (offset: Int, found: Bool, crc: UInt16) {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var c = crc
+        var k = 0
+        while k < count {
+            let end: Int
+            if k + 16 <= count {
+                let hi = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+                let lo = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))
+                // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
+                let ffs = ((~hi &- ones) & hi | (~lo &- ones) & lo) & highs
+                if ffs == 0 {
+                    c = FLACCRC.step16(c, hi, lo, t)
+                    k += 16
+                    continue
+                }
+                end = k + 16
+            } else {
+                end = count
+            }
+            while k < end {
+                let b = base.load(fromByteOffset: k, as: UInt8.self)
+                if b == 0xFF && (k + 1 == count || base.load(fromByteOffset: k + 1, as: UInt8.self) & 0xFE == 0xF8) {
+                    return (k, true, c)
+                }
+                c = c << 8 ^ t[Int(UInt8(truncatingIfNeeded: c >> 8) ^ b)]
+                k += 1
+            }
+        }
+        return (k, false, c)
     }
 
     /// No frame end was found before a later frame header (`end` = its offset) or within the bound:

@@ -166,7 +166,8 @@ enum OggMapping {
         }
     }
 
-    /// The values to announce once the headers are read.
+    /// The values to announce once the headers are read (Vorbis's priming frames are known only from the
+    /// first audio packet: `OggPacketClock.primingFrames`).
     var format: OggStreamFormat {
         switch self {
         case .opus(let head, _, let metadata):
@@ -184,7 +185,7 @@ enum OggMapping {
                 streamDescription: id.streamDescription, magicCookie: cookie,
                 channelLayout: VorbisChannelLayout.layout(channels: id.channels), metadata: v.metadata,
                 bitRate: id.bitrateNominal > 0 ? UInt32(id.bitrateNominal) : nil,
-                primingFrames: v.primingFrames ?? 0)
+                primingFrames: 0)
         case .flac(let header, _, let metadata):
             let info = header.streamInfo
             return OggStreamFormat(
@@ -193,39 +194,64 @@ enum OggMapping {
                 packetSizeUpperBound: info.maximumFrameSize > 0 ? info.maximumFrameSize : nil)
         }
     }
+}
+
+/// The per-packet part of a mapping, made from it when the first audio packet arrives: counts each
+/// audio packet's frames from its first bytes. Kept apart from the header state (`OggMapping`: header
+/// packets, metadata) so that the per-packet path neither copies nor retains any of that.
+struct OggPacketClock {
+    enum Kind {
+        case opus
+        case vorbis
+        case flac
+        /// Ogg FLAC whose mapping header does not count the header packets: a frame sync byte starts
+        /// audio.
+        case flacUncounted
+    }
+
+    let kind: Kind
+    /// Vorbis: the mode table and the previous block size.
+    var vorbis: VorbisPacketDuration?
+    /// Vorbis: the first audio packet's frames that a decoder does not return (`nil` before it).
+    var primingFrames: Int64?
+
+    init(_ mapping: OggMapping) {
+        switch mapping {
+        case .opus: kind = .opus
+        case .vorbis(let v):
+            kind = .vorbis
+            vorbis = v.durations
+        case .flac(let header, _, _): kind = header.headerPacketCount == 0 ? .flacUncounted : .flac
+        }
+    }
+
+    /// Whether a packet starting with `first` is audio (the clock exists once the headers are read).
+    func isAudioPacket(first: UInt8?) -> Bool { kind == .flacUncounted ? first == 0xFF : true }
+
+    /// Whether counting frames needs the packet's first 16 bytes (FLAC) rather than its first two.
+    var needsHead: Bool { kind == .flac || kind == .flacUncounted }
 
     /// Frames of the stream before its granule positions start counting: Vorbis's first packet (FFmpeg
     /// counts it, a decoder returns nothing for it: Vorbis I §1.3.2); 0 for Opus, whose granule positions
     /// include the pre-skip (RFC 7845 §4.3).
-    var framesBeforeGranuleZero: Int64 {
-        if case .vorbis(let v) = self { return v.primingFrames ?? 0 }
-        return 0
-    }
+    var framesBeforeGranuleZero: Int64 { primingFrames ?? 0 }
 
     /// Forgets what the frame count of the next packet depends on (Vorbis: the previous block size), after
     /// a discontinuity or a seek.
-    mutating func resetPacketState() {
-        if case .vorbis(var v) = self {
-            v.durations?.reset()
-            self = .vorbis(v)
-        }
-    }
+    mutating func reset() { vorbis?.reset() }
 
-    /// The frames an audio packet decodes to, from its first bytes (up to 16); 0 when unknown.
-    mutating func frames(ofPacket first: [UInt8]) throws(CodecHeaderError) -> Int64 {
-        switch self {
+    /// The frames an audio packet decodes to, from its first two bytes (`head`: its first 16 bytes, for
+    /// FLAC); 0 when unknown.
+    mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(CodecHeaderError) -> Int64 {
+        switch kind {
         case .opus:
-            return OpusPacket.frames(toc: first.first, second: first.count > 1 ? first[1] : nil)
-        case .vorbis(var v):
-            guard var durations = v.durations else { return 0 }
-            let packet = try durations.measure(first[...])
-            v.durations = durations
-            let frames = Int64(packet?.frames ?? 0)
-            if v.primingFrames == nil, let packet { v.primingFrames = Int64(packet.frames - packet.decodedFrames) }
-            self = .vorbis(v)
-            return frames
-        case .flac:
-            return FLACFrameBlockSize.of(first) ?? 0
+            return OpusPacket.frames(toc: first, second: second)
+        case .vorbis:
+            guard vorbis != nil, let packet = try vorbis?.measure(first: first) ?? nil else { return 0 }
+            if primingFrames == nil { primingFrames = Int64(packet.frames - packet.decodedFrames) }
+            return Int64(packet.frames)
+        case .flac, .flacUncounted:
+            return FLACFrameBlockSize.of(head) ?? 0
         }
     }
 }
@@ -238,8 +264,6 @@ struct VorbisStreamHeaders {
     var metadata: AudioMetadata?
     /// The frame counter, once the setup header is read.
     var durations: VorbisPacketDuration?
-    /// The first audio packet's frames that a decoder does not return (`nil` before it).
-    var primingFrames: Int64?
 }
 
 /// A packet being reassembled from pieces on consecutive pages.
@@ -269,6 +293,8 @@ struct OggLogicalStream {
     var deliveredAudio = false
     /// The format announced for this stream, once.
     var announcedFormat: OggStreamFormat?
+    /// Counts the audio packets' frames: made from the mapping at the first audio packet.
+    var clock: OggPacketClock?
 
     // End trimming (RFC 7845 §4.4, Vorbis I §A.2): granule of the last page, and the frames of the
     // packets that ended on or before it.

@@ -83,7 +83,7 @@ extension OggParser {
             // A seek back into an earlier link.
             switchStream(to: earlier, &context)
         }
-        guard var s = stream, s.serialNumber == serial else {
+        guard stream?.serialNumber == serial, var s = stream.take() else {
             if !reportedSerials.contains(serial) {
                 reportedSerials.insert(serial)
                 if let known = group.first(where: { $0.serial == serial }) {
@@ -96,8 +96,9 @@ extension OggParser {
             }
             return
         }
+        // Taken out (not copied) while the page is read, so its buffers stay uniquely referenced.
+        defer { stream = s }
         try streamPage(header, at: pageStart, &s, &context)
-        stream = s
     }
 
     /// Whether the selection picks the audio stream `serial` of the current group.
@@ -217,7 +218,7 @@ extension OggParser {
                 // RFC 7845 §4.5: the first audio page's granule position minus the frames that end on it
                 // gives the stream's starting granule (a stream joined mid-way), unless that page is also
                 // the last (then its granule position trims the end).
-                let offset = s.mapping?.framesBeforeGranuleZero ?? 0
+                let offset = s.clock?.framesBeforeGranuleZero ?? 0
                 let base = header.granulePosition - (s.frames - offset)
                 s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
             }
@@ -253,7 +254,7 @@ extension OggParser {
         }
         let base = s.granuleBase ?? 0
         let (sinceBase, o1) = granule.subtractingReportingOverflow(base)
-        let (inLink, o2) = sinceBase.addingReportingOverflow(s.mapping?.framesBeforeGranuleZero ?? 0)
+        let (inLink, o2) = sinceBase.addingReportingOverflow(s.clock?.framesBeforeGranuleZero ?? 0)
         let (pageEnd, o3) = inLink.addingReportingOverflow(linkStart)
         guard !o1, !o2, !o3, pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
         else {
@@ -299,7 +300,23 @@ extension OggParser {
             case .assembled(let partial): return Array(partial.bytes.prefix(count))
             }
         }
-        guard var mapping = s.mapping else {
+        // The first two bytes say whether it is audio and how many frames it holds (no copy of the packet).
+        let first: UInt8?
+        let second: UInt8?
+        switch p {
+        case .inPage(let size, _, _):
+            first = size > 0 ? context.window.peekUInt8(at: 0) : nil
+            second = size > 1 ? context.window.peekUInt8(at: 1) : nil
+        case .assembled(let partial):
+            first = partial.bytes.first
+            second = partial.bytes.count > 1 ? partial.bytes[1] : nil
+        }
+        let isAudio: Bool
+        if let audio = s.clock?.isAudioPacket(first: first) {
+            isAudio = audio
+        } else if let mapping = s.mapping {
+            isAudio = mapping.isAudioPacket(first: first)
+        } else {
             // The identification packet.
             switch OggMapping.start(s.codec, bytes(p.size)) {
             case .success(let m): s.mapping = m
@@ -311,8 +328,8 @@ extension OggParser {
             }
             return false
         }
-        let head = bytes(16)
-        if !mapping.isAudioPacket(first: head.first) {
+        if !isAudio {
+            guard var mapping = s.mapping else { return false }
             if s.deliveredAudio {
                 context.diagnose("ogg (\(s.codec)): header packet after audio packets ignored")
                 return false
@@ -335,9 +352,11 @@ extension OggParser {
             s.mapping = mapping
             return false
         }
+        if s.clock == nil, let mapping = s.mapping { s.clock = OggPacketClock(mapping) }
         var frames: Int64
         do {
-            frames = try mapping.frames(ofPacket: head)
+            let head = s.clock?.needsHead == true ? bytes(16) : []
+            frames = try s.clock?.frames(first: first, second: second, head: head) ?? 0
         } catch {
             throw context.error(error.code, error.reason)
         }
@@ -347,7 +366,6 @@ extension OggParser {
             // the packet before it, which the resumed feed may not have shown).
             frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
         }
-        s.mapping = mapping
         if s.announcedFormat == nil {
             announceFormat(&s, &context, dataOffset: p.pageOffset)
         }
@@ -398,7 +416,8 @@ extension OggParser {
     /// Announces a stream's format when its first audio packet arrives: the whole header the first time,
     /// the changed values for a later link of a chain.
     mutating func announceFormat(_ s: inout OggLogicalStream, _ context: inout ParseContext, dataOffset offset: Int64) {
-        guard let format = s.mapping?.format else { return }
+        guard var format = s.mapping?.format else { return }
+        if s.codec == .vorbis { format.primingFrames = s.clock?.primingFrames ?? 0 }
         s.announcedFormat = format
         if dataOffset == nil {
             dataOffset = offset
@@ -447,7 +466,7 @@ extension OggParser {
     /// Opus's pre-skip or Vorbis's first packet.
     func endTrimming(_ s: OggLogicalStream, _ context: inout ParseContext) -> PacketTableInfo? {
         guard s.lastGranule >= 0, s.codec != .flac, let format = s.announcedFormat, s.frames > 0 else { return nil }
-        let offset = s.mapping?.framesBeforeGranuleZero ?? 0
+        let offset = s.clock?.framesBeforeGranuleZero ?? 0
         let covered = s.lastGranule - (s.granuleBase ?? 0) + offset
         let priming = format.primingFrames
         let remainder = s.frames - covered

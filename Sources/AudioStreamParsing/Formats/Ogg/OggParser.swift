@@ -164,7 +164,7 @@ struct OggParser: FormatParser {
         stream?.partial = nil
         stream?.nextSequence = nil
         stream?.lostPages = true
-        stream?.mapping?.resetPacketState()
+        stream?.clock?.reset()
     }
 
     var packetMap: PacketMap {
@@ -198,7 +198,7 @@ struct OggParser: FormatParser {
         seeked = true
         stream?.partial = nil
         stream?.nextSequence = nil
-        stream?.mapping?.resetPacketState()
+        stream?.clock?.reset()
         if packet < Int64(pageOffsets.count) {
             // Exact: the feed restarts at the page where the packet begins; drop the packets that begin
             // on that page before it.

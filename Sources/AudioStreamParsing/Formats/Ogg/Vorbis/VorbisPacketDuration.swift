@@ -64,14 +64,19 @@ struct VorbisPacketDuration: Sendable {
     /// - Throws: `.invalidFile` when the packet-type bit is set (a header packet where audio is
     ///   expected) or the mode number is not in the mode table.
     mutating func measure(_ packet: ArraySlice<UInt8>) throws(CodecHeaderError) -> Packet? {
-        guard let first = packet.first else { return nil }
-        var bits = VorbisBitReader(packet)
+        try measure(first: packet.first)
+    }
+
+    /// `measure` from the packet's first byte alone (`nil` for an empty packet): the type bit, the mode
+    /// number (at most 6 bits: a setup header has at most 64 modes) and the previous-window flag all lie
+    /// in it.
+    mutating func measure(first: UInt8?) throws(CodecHeaderError) -> Packet? {
+        guard let first else { return nil }
         guard first & 1 == 0 else {
             throw CodecHeaderError(.invalidFile, "vorbis (audio): packet type bit is set in an audio packet")
         }
-        _ = bits.read(1)
-        // Type bit + ≤ 6 mode bits + 2 window flags fit in the first byte: reads cannot fail.
-        let mode = Int(bits.read(modeBits) ?? 0)
+        let byte = Int(first)
+        let mode = modeBits < 8 ? byte >> 1 & (1 << modeBits - 1) : 0
         guard mode < modeBlockFlags.count else {
             throw CodecHeaderError(
                 .invalidFile, "vorbis (audio): packet uses mode \(mode) of \(modeBlockFlags.count)")
@@ -80,7 +85,7 @@ struct VorbisPacketDuration: Sendable {
         let blockSize = isLong ? blocksize1 : blocksize0
         let ffmpegPrevious: Int
         if isLong {
-            ffmpegPrevious = bits.read(1) == 1 ? blocksize1 : blocksize0
+            ffmpegPrevious = 1 + modeBits < 8 && byte >> (1 + modeBits) & 1 == 1 ? blocksize1 : blocksize0
         } else {
             ffmpegPrevious = previousBlockSize ?? blocksize0
         }
