@@ -79,19 +79,34 @@ struct AudioInspect: ParsableCommand {
         var options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
         options.showProgress = !noProgress
         let report = Inspector.inspect(path: file, options: options)
+        guard report.print(json: json, packets: packets) else { throw ExitCode.failure }
+    }
+}
+
+extension InspectionReport {
+    /// Prints the report to standard output: the `--json` document, or the text summary (followed by what
+    /// `textTrailer` adds) when the input was recognised or no error ended it; then the error line, if
+    /// any, to standard error.
+    ///
+    /// - Returns: false when an error ended the inspection (exit status 1).
+    func print(
+        json: Bool, packets: Bool, textTrailer: (inout StandardOutput) -> Void = { _ in }
+    ) -> Bool {
         var out = StandardOutput()
         if json {
             var writer = JSONWriter(output: out)
-            writer.write(report.json)
+            writer.write(self.json)
             out = writer.output
-        } else if report.fileType != nil || report.failure == nil {
-            report.writeText(to: &out, includePackets: packets)
+        } else if fileType != nil || failure == nil {
+            writeText(to: &out, includePackets: packets)
+            textTrailer(&out)
         }
         out.flush()
-        if let failure = report.failure {
+        if let failure {
             StandardOutput.writeError(failure.line + "\n")
-            throw ExitCode.failure
+            return false
         }
+        return true
     }
 }
 

@@ -32,23 +32,12 @@ enum URLInspection {
         let options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
         let report = Inspector.inspect(&source, source: text, options: options)
         input.close()
-        var out = StandardOutput()
-        if json {
-            var writer = JSONWriter(output: out)
-            writer.write(report.json)
-            out = writer.output
-        } else if report.fileType != nil || report.failure == nil {
-            report.writeText(to: &out, includePackets: packets)
+        let ok = report.print(json: json, packets: packets) { out in
             for title in input.titles {
                 out.write("Stream title  \(title.metadata.streamTitle ?? title.metadata.description)")
                 out.write("  (audio offset \(title.audioOffset))\n")
             }
         }
-        out.flush()
-        if let failure = report.failure {
-            StandardOutput.writeError(failure.line + "\n")
-            return 1
-        }
-        return 0
+        return ok ? 0 : 1
     }
 }

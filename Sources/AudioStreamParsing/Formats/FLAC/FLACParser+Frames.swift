@@ -81,7 +81,7 @@ extension FLACParser {
                 var stop = false
                 var position = i
                 var running = crc
-                FLACCRC.tables16.withUnsafeBufferPointer { tables in
+                FLACCRC.table16.entries.withUnsafeBufferPointer { tables in
                     guard let t = tables.baseAddress else { return }
                     window.withContiguousSegments(at: i, count: limit - i) { segment in
                         guard !stop, let base = segment.baseAddress else { return }
@@ -165,7 +165,7 @@ extension FLACParser {
                 // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
                 let ffs = ((~hi &- ones) & hi | (~lo &- ones) & lo) & highs
                 if ffs == 0 {
-                    c = FLACCRC.step16(c, hi, lo, t)
+                    c = SlicedCRCTable.step(c, hi, lo, t)
                     k += 16
                     continue
                 }

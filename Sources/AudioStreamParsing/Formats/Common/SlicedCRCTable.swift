@@ -1,0 +1,80 @@
+/// The lookup tables of an MSB-first (not reflected) CRC of 16 or 32 bits, with slicing by 16.
+///
+/// `entries[k × 256 + n]` is the CRC of the byte `n` followed by `k` zero bytes (`k` in 0..<16); the
+/// first 256 entries are the classic one-byte table. A slicing step reads 16 bytes as two big-endian
+/// words and does one lookup per byte in its own table, the lookups independent of each other. Initial
+/// value and final XOR are the caller's (the FLAC CRC-16 and the Ogg CRC-32 use 0 and none).
+///
+/// Used by `FLACCRC` (polynomial 0x8005, RFC 9639 §9.3) and `OggCRC` (0x04C11DB7, RFC 3533 §6).
+struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable {
+    /// 16 × 256 entries (see the type's documentation).
+    let entries: [Word]
+
+    /// Builds the tables for `polynomial` (without its leading x^width term).
+    init(polynomial: Word) {
+        let top = Word(1) << (Word.bitWidth - 1)
+        var t = [Word](repeating: 0, count: 16 * 256)
+        for n in 0..<256 {
+            var c = Word(n) << (Word.bitWidth - 8)
+            for _ in 0..<8 { c = c & top != 0 ? c << 1 ^ polynomial : c << 1 }
+            t[n] = c
+        }
+        for k in 1..<16 {
+            for n in 0..<256 {
+                let previous = t[(k - 1) * 256 + n]
+                t[k * 256 + n] = previous << 8 ^ t[Int(truncatingIfNeeded: previous >> (Word.bitWidth - 8))]
+            }
+        }
+        entries = t
+    }
+
+    /// `crc` continued over one byte; `t` points at `entries`.
+    @inline(__always)
+    static func update(_ crc: Word, _ byte: UInt8, _ t: UnsafePointer<Word>) -> Word {
+        crc << 8 ^ t[Int(UInt8(truncatingIfNeeded: crc >> (Word.bitWidth - 8)) ^ byte)]
+    }
+
+    /// `crc` continued over 16 bytes: `hi` holds the first 8, `lo` the next 8, both big-endian; `t` points
+    /// at `entries`.
+    @inline(__always)
+    static func step(_ crc: Word, _ hi: UInt64, _ lo: UInt64, _ t: UnsafePointer<Word>) -> Word {
+        let h = hi ^ UInt64(crc) << (64 - Word.bitWidth)
+        return t[15 * 256 + Int(h >> 56)] ^ t[14 * 256 + Int(h >> 48 & 0xFF)]
+            ^ t[13 * 256 + Int(h >> 40 & 0xFF)] ^ t[12 * 256 + Int(h >> 32 & 0xFF)]
+            ^ t[11 * 256 + Int(h >> 24 & 0xFF)] ^ t[10 * 256 + Int(h >> 16 & 0xFF)]
+            ^ t[9 * 256 + Int(h >> 8 & 0xFF)] ^ t[8 * 256 + Int(h & 0xFF)]
+            ^ t[7 * 256 + Int(lo >> 56)] ^ t[6 * 256 + Int(lo >> 48 & 0xFF)]
+            ^ t[5 * 256 + Int(lo >> 40 & 0xFF)] ^ t[4 * 256 + Int(lo >> 32 & 0xFF)]
+            ^ t[3 * 256 + Int(lo >> 24 & 0xFF)] ^ t[2 * 256 + Int(lo >> 16 & 0xFF)]
+            ^ t[1 * 256 + Int(lo >> 8 & 0xFF)] ^ t[Int(lo & 0xFF)]
+    }
+
+    /// `crc` continued over one byte.
+    @inline(__always)
+    func update(_ crc: Word, _ byte: UInt8) -> Word {
+        crc << 8 ^ entries[Int(UInt8(truncatingIfNeeded: crc >> (Word.bitWidth - 8)) ^ byte)]
+    }
+
+    /// `crc` continued over `bytes`: 16 bytes per step, the tail byte by byte.
+    func update(_ crc: Word, _ bytes: UnsafeRawBufferPointer) -> Word {
+        guard let base = bytes.baseAddress else { return crc }
+        let count = bytes.count
+        return entries.withUnsafeBufferPointer { tables in
+            // `entries` always holds 16 × 256 words, so its base address exists.
+            guard let t = tables.baseAddress else { return crc }
+            var c = crc
+            var k = 0
+            while k + 16 <= count {
+                c = Self.step(
+                    c, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self)),
+                    UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self)), t)
+                k += 16
+            }
+            while k < count {
+                c = Self.update(c, base.load(fromByteOffset: k, as: UInt8.self), t)
+                k += 1
+            }
+            return c
+        }
+    }
+}
