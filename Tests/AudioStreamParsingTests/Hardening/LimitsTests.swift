@@ -127,4 +127,63 @@ struct LimitsTests {
         let f = Self.parse(flac)
         #expect(f.error?.code == .limitExceeded, "flac: \(String(describing: f.error))")
     }
+
+    @Test("Ogg: junk after the last page ends in limitExceeded after maxSyncScanBytes, whole and 1-byte")
+    func syncScanLimitOgg() throws {
+        // A real oggenc file (45 packets per its ffprobe oracle), then 256 KiB of spaces: no "OggS" capture
+        // pattern (RFC 3533 §6) anywhere in them.
+        let fixture = FixtureCatalog.fixture("ogg/vorbis-44100-2ch-oggenc.ogg")
+        let junk = [UInt8](repeating: 0x20, count: 256 << 10)
+        let input = try fixture.bytes() + junk
+        for chunk in [input.count, 1] {
+            let r = Self.parse(input, chunk: chunk)
+            #expect(r.error?.code == .limitExceeded, "chunks of \(chunk): \(String(describing: r.error))")
+        }
+        // With the default limit (16 MiB) the junk is skipped with a diagnostic and every packet arrives.
+        let log = ParseRunner.run(input, chunking: .whole)
+        #expect(log.error == nil, "\(String(describing: log.error))")
+        #expect(log.packetCount == (try fixture.oracle().packets.count))
+        #expect(log.diagnostics.contains { $0.message.contains("ogg") }, "no diagnostic for 256 KiB of junk")
+    }
+
+    @Test("MP4: 20,000 boxes nested in a moov cost neither stack nor time; maxNestingDepth bounds the walk")
+    func deepBoxNesting() throws {
+        // The moov-at-end fixture (ffmpeg; its mdat precedes the moov, so growing the moov moves no sample)
+        // gets one more `udta` child of the moov holding a chain of 20,000 boxes `zzzz`, each the only child
+        // of the previous (ISO/IEC 14496-12 §4.2: size, type). The walker descends only into the containers
+        // it needs, so the chain is one skipped child of `udta`.
+        let fixture = FixtureCatalog.fixture("mp4/aac-44100-2ch-moov-end.m4a")
+        let original = try fixture.bytes()
+        let oracle = try fixture.oracle()
+        let layout = try #require(MP4Layout(original))
+        let moov = try #require(layout.first("moov"))
+        #expect(moov.offset + moov.size == Int64(original.count), "the fixture should end with its moov")
+        let depth = 20_000
+        func header(_ size: Int, _ type: String) -> [UInt8] {
+            [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+                + Array(type.utf8)
+        }
+        var chain: [UInt8] = []
+        chain.reserveCapacity(depth * 8 + 8)
+        for level in 0..<depth { chain += header((depth - level) * 8, "zzzz") }
+        let udta = header(chain.count + 8, "udta") + chain
+        var input = original + udta
+        let moovSize = Int(moov.size) + udta.count
+        input.replaceSubrange(Int(moov.offset)..<Int(moov.offset) + 4, with: header(moovSize, "moov").prefix(4))
+        // The mdat comes first: the parser holds it (up to 64 KiB here) until the moov has been read.
+        var buffering = ParserOptions()
+        buffering.bufferUnparsedMediaUpTo = 64 << 10
+        for chunking in [Chunking.whole, .random(seed: 7, maxSize: 4096)] {
+            let log = ParseRunner.run(input, chunking: chunking, options: buffering)
+            #expect(log.error == nil, "\(chunking): \(String(describing: log.error))")
+            #expect(log.packets.map(\.size) == oracle.packets.map { Int($0.size) }, "\(chunking)")
+            #expect(log.packets.map(\.offset) == oracle.packets.compactMap(\.pos), "\(chunking)")
+        }
+        // The sample table sits at depth 5 (moov 1, trak 2, mdia 3, minf 4, stbl 5): a limit of 4 stops the
+        // walk there with limitExceeded instead of reading deeper.
+        var shallow = buffering
+        shallow.limits.maxNestingDepth = 4
+        let limited = ParseRunner.run(original, chunking: .whole, options: shallow)
+        #expect(limited.error?.code == .limitExceeded, "\(String(describing: limited.error))")
+    }
 }
