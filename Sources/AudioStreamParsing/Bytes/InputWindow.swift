@@ -72,17 +72,28 @@ struct InputWindow {
         chunkRead = 0
     }
 
-    /// Keeps `bytes` as carried-over bytes without reading any (`beginChunk` then `endChunk`).
+    /// Keeps `bytes` as carried-over bytes without reading any: what `beginChunk` then `endChunk` do, in
+    /// the few instructions a byte-at-a-time caller can afford per call.
+    @inline(__always)
     mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
-        beginChunk(bytes)
-        endChunk()
+        if pendingRemaining == 0 {
+            // Everything held was consumed: the bytes start a fresh pending buffer at the position.
+            pendingBase += Int64(pending.count)
+            pending.removeAll(keepingCapacity: true)
+            pendingRead = 0
+        } else if pendingRead >= 1024 {
+            compactIfWorthwhile()
+        }
+        appendToPending(bytes)
     }
 
     /// Appends to `pending`: a few bytes one by one (cheaper than the generic `append(contentsOf:)` when
     /// input comes in tiny chunks), more in one copy.
     @inline(__always)
     private mutating func appendToPending(_ bytes: UnsafeRawBufferPointer) {
-        if bytes.count <= 16 {
+        if bytes.count == 1 {
+            pending.append(bytes.load(as: UInt8.self))
+        } else if bytes.count <= 16 {
             for byte in bytes { pending.append(byte) }
         } else {
             pending.append(contentsOf: bytes)

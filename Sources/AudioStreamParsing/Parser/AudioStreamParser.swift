@@ -49,19 +49,25 @@ public final class AudioStreamParser {
     /// The number of diagnostics reported in total.
     public private(set) var diagnosticCount = 0
 
-    private var context: ParseContext
-    private var format: (any FormatParser)?
-    private var needed = 0
-    private var skipRemaining: Int64 = 0
-    private var failure: AudioStreamError?
-    private var inCallback = false
-    private var isFinished = false
-    private var seekPending = false
+    // The parse state. `@exclusivity(unchecked)`: a stored property of a class otherwise costs a dynamic
+    // exclusivity check (`swift_beginAccess`/`swift_endAccess`, about 100 instructions) on every access,
+    // which dominated `parse` calls of a few bytes. Exclusivity still holds by construction: only this
+    // class's methods touch these properties; no method is re-entered (callbacks run with `inCallback`
+    // set, every entry point checks it before touching the parse state, and `absorbIfShort`'s budget is 0
+    // while events are delivered); `deliver()` holds no access while user code runs.
+    @exclusivity(unchecked) private var context: ParseContext
+    @exclusivity(unchecked) private var format: (any FormatParser)?
+    @exclusivity(unchecked) private var needed = 0
+    @exclusivity(unchecked) private var skipRemaining: Int64 = 0
+    @exclusivity(unchecked) private var failure: AudioStreamError?
+    @exclusivity(unchecked) private var inCallback = false
+    @exclusivity(unchecked) private var isFinished = false
+    @exclusivity(unchecked) private var seekPending = false
     /// The offset of the last `ParseStep.request`, until the next `.discontinuity` (which then starts there)
     /// or seek.
-    private var requestPending: Int64?
+    @exclusivity(unchecked) private var requestPending: Int64?
     /// The pending request was at or ahead of the position when it was made (reached by skipping).
-    private var requestIsForward = false
+    @exclusivity(unchecked) private var requestIsForward = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -91,6 +97,12 @@ public final class AudioStreamParser {
         // The bytes do not complete what the parser waits for: keeping them is exactly what the general
         // path would do (no step runs, nothing is queued). Bytes fed in small pieces cost one append each.
         if flags.isEmpty && context.absorbIfShort(bytes) { return }
+        try parseChunk(bytes, flags: flags)
+    }
+
+    /// `parse` beyond the absorbing fast path, out of line so that path stays a few instructions long.
+    @inline(never)
+    private func parseChunk(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags) throws(AudioStreamError) {
         context.absorbableBytes = 0
         try checkUsable(finishing: false)
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {

@@ -44,13 +44,18 @@ struct FacadeTests {
 
     // MARK: Re-entrancy
 
-    @Test(arguments: samples)
-    func parseFinishAndSeekFromACallbackThrowNope(_ sample: Sample) throws {
+    /// Whole, and one byte at a time: the facade keeps short chunks without a step while it waits for
+    /// more bytes (`absorbIfShort`), and that path too must refuse a call from a callback (the parser's
+    /// state is not exclusivity-checked at run time, so this is what keeps it consistent).
+    @Test(arguments: samples, [0, 1])
+    func parseFinishAndSeekFromACallbackThrowNope(_ sample: Sample, chunk: Int) throws {
         let parser = AudioStreamParser()
         var fromListener: [String: AudioStreamError.Code] = [:]
         var fromPackets: [String: AudioStreamError.Code] = [:]
         func probe(_ p: AudioStreamParser, into results: inout [String: AudioStreamError.Code]) {
             do { try p.parse([0, 0]) } catch { results["parse"] = error.code }
+            do { try p.parse([0]) } catch { results["parse1"] = error.code }
+            do { try p.parse([]) } catch { results["parse0"] = error.code }
             do { try p.finish() } catch { results["finish"] = error.code }
             do { _ = try p.seek(toPacket: 0) } catch { results["seek"] = error.code }
         }
@@ -60,10 +65,15 @@ struct FacadeTests {
         parser.packetsHandler = { [unowned parser] _ in
             if fromPackets.isEmpty { probe(parser, into: &fromPackets) }
         }
-        try parser.parse(sample.bytes)
+        if chunk == 0 {
+            try parser.parse(sample.bytes)
+        } else {
+            for byte in sample.bytes { try parser.parse([byte]) }
+        }
         try parser.finish()
         let nope = [
-            "parse": AudioStreamError.Code.illegalOperation, "finish": .illegalOperation, "seek": .illegalOperation,
+            "parse": AudioStreamError.Code.illegalOperation, "parse1": .illegalOperation, "parse0": .illegalOperation,
+            "finish": .illegalOperation, "seek": .illegalOperation,
         ]
         #expect(fromListener == nope)
         #expect(fromPackets == nope)
