@@ -30,12 +30,15 @@ public final class AudioStreamParser {
     /// Called for each recoverable oddity.
     public typealias DiagnosticHandler = (ParserDiagnostic) -> Void
 
+    // The callbacks are read once per event while a delivery runs; every access is a whole read or
+    // write (never held across user code), so the run-time exclusivity check would only cost time.
+
     /// The property listener.
-    public var propertyListener: PropertyListener?
+    @exclusivity(unchecked) public var propertyListener: PropertyListener?
     /// The packets handler.
-    public var packetsHandler: PacketsHandler?
+    @exclusivity(unchecked) public var packetsHandler: PacketsHandler?
     /// The diagnostics handler (diagnostics are also kept in `diagnostics`).
-    public var diagnosticHandler: DiagnosticHandler?
+    @exclusivity(unchecked) public var diagnosticHandler: DiagnosticHandler?
 
     /// The file type hint given at creation (needed only for containers content cannot identify).
     public let fileTypeHint: AudioFileType?
@@ -57,6 +60,8 @@ public final class AudioStreamParser {
     // while events are delivered); `deliver()` holds no access while user code runs.
     @exclusivity(unchecked) private var context: ParseContext
     @exclusivity(unchecked) private var format: (any FormatParser)?
+    /// `format != nil`, kept apart: testing the optional existential copies it (about 200 instructions).
+    @exclusivity(unchecked) private var hasFormat = false
     @exclusivity(unchecked) private var needed = 0
     @exclusivity(unchecked) private var skipRemaining: Int64 = 0
     @exclusivity(unchecked) private var failure: AudioStreamError?
@@ -222,7 +227,7 @@ public final class AudioStreamParser {
                 if skipRemaining > 0 { break }
             }
             if context.window.readable < needed { break }
-            if format == nil {
+            if !hasFormat {
                 guard try detect() else { break }
             }
             // Safe to force unwrap: detect() returned true, so a format parser is set.
@@ -267,11 +272,13 @@ public final class AudioStreamParser {
         switch FormatDetector.detect(context.window, hint: fileTypeHint, options: options) {
         case .found(let type, let parser):
             format = parser
+            hasFormat = true
             context.fileType = type
             context.announce(.fileFormat(type))
             return true
         case .prefix(let parser):
             format = parser
+            hasFormat = true
             return true
         case .needMoreData(let n):
             if context.window.isFinal { throw streamTooShortError }
