@@ -173,4 +173,38 @@ struct ADTSDerivedTests {
         #expect(log.packets.map(\.offset) == (base[0..<3] + base[4..<10]).map { $0.pos + 7 })
         #expect(ADTSFixtures.diagnostics(log).first?.byteOffset == base[3].pos)
     }
+
+    /// Found by FuzzCodecHeaders (Fuzz/FailCases/FuzzCodecHeaders/fil-escape-zero.bin): a fill element
+    /// whose 4-bit count is 15 and whose esc_count is 0 trapped on `escape - 1`. ISO/IEC 14496-3 Table 4.11:
+    /// `cnt = count; if (cnt == 15) cnt += esc_count - 1;`, so the element holds 14 fill bytes, and the
+    /// program config element after it is read.
+    @Test("A fill element with count 15 and esc_count 0 holds 14 bytes; the PCE after it is found")
+    func fillElementWithZeroEscapeCount() {
+        var w = AACBitWriter()
+        w.write(6, bits: 3)  // ID_FIL
+        w.write(15, bits: 4)  // count
+        w.write(0, bits: 8)  // esc_count
+        for _ in 0..<14 { w.write(0xA5, bits: 8) }  // fill bytes
+        w.write(5, bits: 3)  // ID_PCE, then program_config_element() (Table 4.2):
+        w.write(0, bits: 4)  // element_instance_tag
+        w.write(1, bits: 2)  // object_type 1 = AAC LC
+        w.write(4, bits: 4)  // sampling_frequency_index 4 = 44.1 kHz
+        w.write(1, bits: 4)  // num_front_channel_elements
+        w.write(0, bits: 4)  // num_side_channel_elements
+        w.write(0, bits: 4)  // num_back_channel_elements
+        w.write(0, bits: 2)  // num_lfe_channel_elements
+        w.write(0, bits: 3)  // num_assoc_data_elements
+        w.write(0, bits: 4)  // num_valid_cc_elements
+        w.write(0, bits: 3)  // mono_mixdown_present, stereo_mixdown_present, matrix_mixdown_idx_present
+        w.write(1, bits: 1)  // front_element_is_cpe: a channel pair
+        w.write(0, bits: 4)  // front_element_tag_select
+        w.alignToByte()
+        w.write(0, bits: 8)  // comment_field_bytes
+        let pce = ProgramConfigElement.find(inRawDataBlock: w.bytes)
+        #expect(pce?.channelCount == 2)
+        #expect(pce?.objectType == 1)
+        #expect(pce?.samplingFrequencyIndex == 4)
+        // The fuzzer's input: the same fill element header, then too few bytes: no PCE, no trap.
+        #expect(ProgramConfigElement.find(inRawDataBlock: [0xDE, 0x00, 0x00, 0x4F]) == nil)
+    }
 }

@@ -108,8 +108,9 @@ struct ProgramConfigElement: Hashable, Sendable {
             case 6:  // ID_FIL: fill_element(), Table 4.11
                 guard var count = reader.read(4) else { return nil }
                 if count == 15 {
+                    // cnt = 15 + esc_count - 1, written so that esc_count 0 (cnt 14) does not underflow.
                     guard let escape = reader.read(8) else { return nil }
-                    count += escape - 1
+                    count = 14 + escape
                 }
                 guard reader.skip(Int(count) * 8) else { return nil }
             default:
