@@ -15,13 +15,21 @@
 /// per-block CRCs also cover regions inside the channel elements that only a decoder can locate,
 /// so they are not verified.
 struct ADTSFrameLayout: Equatable {
-    /// The packets: byte ranges of the frame, in order.
-    var blocks: [Range<Int>]
+    /// The first packet: a byte range of the frame.
+    var first: Range<Int>
+    /// The further packets, in order: empty (no allocation) for the usual frame of one raw data block.
+    var more: [Range<Int>] = []
     /// Frames (audio samples per channel) in each packet: 1024, or 1024 × blocks when several blocks
     /// had to stay together in one packet.
     var framesPerPacket: Int
     /// Why a multi-block frame could not be split, when it could not.
     var unsplitReason: String?
+
+    /// The number of packets.
+    var count: Int { 1 + more.count }
+
+    /// Packet `i` (`0..<count`).
+    subscript(i: Int) -> Range<Int> { i == 0 ? first : more[i - 1] }
 
     /// The frames (samples per channel) of one raw data block (ISO/IEC 14496-3 §4.5.1.1: 1024 for
     /// the AAC object types an ADTS header can carry).
@@ -33,11 +41,11 @@ struct ADTSFrameLayout: Equatable {
         let length = header.frameLength
         let count = header.rawDataBlockCount
         if count == 1 {
-            return ADTSFrameLayout(blocks: [header.headerLength..<length], framesPerPacket: framesPerBlock)
+            return ADTSFrameLayout(first: header.headerLength..<length, framesPerPacket: framesPerBlock)
         }
         func whole(_ reason: String) -> ADTSFrameLayout {
             ADTSFrameLayout(
-                blocks: [header.headerLength..<length], framesPerPacket: framesPerBlock * count, unsplitReason: reason)
+                first: header.headerLength..<length, framesPerPacket: framesPerBlock * count, unsplitReason: reason)
         }
         if header.protectionAbsent {
             return whole("raw_data_block boundaries are not signalled without CRC")
@@ -68,7 +76,7 @@ struct ADTSFrameLayout: Equatable {
             }
             blocks.append(starts[i]..<end)
         }
-        return ADTSFrameLayout(blocks: blocks, framesPerPacket: framesPerBlock)
+        return ADTSFrameLayout(first: blocks[0], more: Array(blocks.dropFirst()), framesPerPacket: framesPerBlock)
     }
 
     /// The MPEG CRC-16 of ISO/IEC 13818-7 §8.2.2 / 11172-3 §2.4.3.1: generator

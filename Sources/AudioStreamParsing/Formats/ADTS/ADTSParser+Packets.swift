@@ -22,7 +22,8 @@ extension ADTSParser {
         }
         var onFrontier = false
         var cursor = 0
-        for block in layout.blocks {
+        for i in 0..<layout.count {
+            let block = layout[i]
             context.window.consume(block.lowerBound - cursor)
             cursor = block.upperBound
             if skipPackets > 0 {
