@@ -142,8 +142,6 @@ extension MP4Parser {
         }
         var offsets: [Int64] = []
         var starts: [Int64] = []
-        offsets.reserveCapacity(samples.count + 1)
-        starts.reserveCapacity(samples.count + 1)
         appendSamples(samples.runs[...], dataOffset: dataOffset, from: 0, end: 0, &offsets, &starts)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
@@ -173,37 +171,38 @@ extension MP4Parser {
     ) {
         let scale = frameScale ?? Self.identityScale
         let sizes = samples.sizes
+        var total = 1
+        for run in runs { total += run.count }
         var frame = frame
         var end = end
-        for run in runs {
-            var at = run.offset - dataOffset
-            var durations = MP4DurationWalker(samples, run, from: 0)
-            switch run.size {
-            case .constant(let s):
-                for _ in 0..<run.count {
-                    offsets.append(at)
-                    starts.append(frame)
-                    at += Int64(s)
-                    frame += scale.frames(durations.next())
+        // Written through buffers of the exact size (no uniqueness check or growth per sample), then appended.
+        let newStarts = [Int64](unsafeUninitializedCapacity: total) { startBuffer, startCount in
+            let newOffsets = [Int64](unsafeUninitializedCapacity: total) { offsetBuffer, offsetCount in
+                var i = 0
+                for run in runs {
+                    var at = run.offset - dataOffset
+                    var durations = MP4DurationWalker(samples, run, from: 0)
+                    for k in 0..<run.count {
+                        offsetBuffer[i] = at
+                        startBuffer[i] = frame
+                        switch run.size {
+                        case .constant(let s): at += Int64(s)
+                        case .table(let base): at += Int64(sizes[base + k])
+                        case .timeToSample: break
+                        }
+                        frame += scale.frames(durations.next())
+                        i += 1
+                    }
+                    end = at
                 }
-            case .table(let base):
-                for k in 0..<run.count {
-                    offsets.append(at)
-                    starts.append(frame)
-                    at += Int64(sizes[base + k])
-                    frame += scale.frames(durations.next())
-                }
-            case .timeToSample:
-                for _ in 0..<run.count {
-                    offsets.append(at)
-                    starts.append(frame)
-                    frame += scale.frames(durations.next())
-                }
+                offsetBuffer[i] = end
+                startBuffer[i] = frame
+                offsetCount = i + 1
+                startCount = i + 1
             }
-            end = at
+            if offsets.isEmpty { offsets = newOffsets } else { offsets.append(contentsOf: newOffsets) }
         }
-        offsets.append(end)
-        starts.append(frame)
+        if starts.isEmpty { starts = newStarts } else { starts.append(contentsOf: newStarts) }
     }
 
     /// The frames per sample when every sample has the same duration.
