@@ -9,7 +9,17 @@ extension MP4Parser {
         }
         let audio = cursor.run < samples.runs.count ? cursor.offset : nil
         let chapter = chapterTrack.flatMap { $0.isDone ? nil : $0.cursor.offset }
-        guard let next = [audio, chapter].compactMap({ $0 }).min() else {
+        if let audio, audio == position, chapter.map({ $0 > audio }) ?? true, emitAudioInChunk(&context, end: end) {
+            return .continue
+        }
+        let next: Int64?
+        switch (audio, chapter) {
+        case (let a?, let c?): next = min(a, c)
+        case (let a?, nil): next = a
+        case (nil, let c?): next = c
+        case (nil, nil): next = nil
+        }
+        guard let next else {
             // Nothing more to read in this box.
             if let end { return .skip(end - position) }
             if movie?.isFragmented == true, let last = samples.runs.last {
@@ -82,6 +92,63 @@ extension MP4Parser {
         context.emitPacket(size: n, variableFrames: variable, frames: f)
         advanceAudio(by: 1)
         return .continue
+    }
+
+    /// The fast path of `emitAudio` for samples with an explicit description: emits the samples at the cursor
+    /// that lie back to back in the caller's chunk, in one step, with the same decisions `emitAudio` takes
+    /// (a sample is emitted when it is readable, within its `mdat` and within `maxPacketBytes`); stops at the
+    /// first sample that needs anything else (not readable, an error, the next run, a chapter sample in
+    /// between), which the general path then handles. True when it emitted at least one sample.
+    private mutating func emitAudioInChunk(_ context: inout ParseContext, end: Int64?) -> Bool {
+        guard context.window.pendingRemaining == 0, cursor.run < samples.runs.count,
+            let scale = frameScale
+        else { return false }
+        let run = samples.runs[cursor.run]
+        let sizeBase: Int
+        let constantSize: Int64
+        switch run.size {
+        case .constant(let s):
+            // Constant packets are emitted as one arithmetic batch by the general path when they match the
+            // format's bytes per packet.
+            if scale.bytesPerPacket > 0, scale.bytesPerPacket == Int64(s) { return false }
+            sizeBase = -1
+            constantSize = Int64(s)
+        case .table(let base):
+            sizeBase = base
+            constantSize = 0
+        case .timeToSample:
+            return false
+        }
+        let chapterOffset = chapterTrack.flatMap { $0.isDone ? nil : $0.cursor.offset } ?? Int64.max
+        let stop = min(end ?? Int64.max, chapterOffset)
+        let maxPacket = Int64(context.limits.maxPacketBytes)
+        var durations = MP4DurationWalker(samples, run, from: cursor.k)
+        var k = cursor.k
+        var offset = cursor.offset
+        let count = run.count
+        var readable = Int64(context.window.readable)
+        let sizes = samples.sizes
+        while k < count {
+            let size = sizeBase >= 0 ? Int64(sizes[sizeBase + k]) : constantSize
+            guard size <= readable, size <= maxPacket, offset + size <= stop else { break }
+            let f = scale.frames(durations.next())
+            let variable: UInt32 = scale.framesPerPacket != 0 && f == scale.framesPerPacket ? 0 : UInt32(clamping: f)
+            context.emitPacketInChunk(size: Int(size), variableFrames: variable, frames: f)
+            readable -= size
+            offset += size
+            k += 1
+        }
+        let emitted = k - cursor.k
+        guard emitted > 0 else { return false }
+        cursor.k = k
+        cursor.offset = offset
+        cursor.packet += Int64(emitted)
+        if k >= count {
+            cursor.run += 1
+            cursor.k = 0
+            if cursor.run < samples.runs.count { cursor.offset = samples.runs[cursor.run].offset }
+        }
+        return true
     }
 
     /// Moves the audio cursor `count` samples on (within the current run, or to the next run).

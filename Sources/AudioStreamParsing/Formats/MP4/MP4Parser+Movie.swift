@@ -114,14 +114,21 @@ extension MP4Parser {
 
     /// A sample's duration in sample frames (media timescale → sample rate; exact when they are equal).
     func frames(_ delta: UInt32) -> Int64 {
-        guard let entry, let track else { return Int64(delta) }
-        let rate = entry.streamDescription.sampleRate
-        if track.timescale == 0 || Double(track.timescale) == rate { return Int64(delta) }
-        let f = (Double(delta) * rate / Double(track.timescale)).rounded()
-        // A rate the entry got absurdly wrong must not trap the conversion.
-        guard f.isFinite, f >= 0, f < 1e15 else { return Int64(delta) }
-        return Int64(f)
+        frameScale?.frames(delta) ?? Int64(delta)
     }
+
+    /// The duration conversion and the format's constants, for per-sample loops (`nil` without a sample
+    /// entry or track: durations are then taken as sample frames).
+    var frameScale: MP4FrameScale? {
+        guard let entry, let track else { return nil }
+        let format = entry.streamDescription
+        return MP4FrameScale(
+            rate: format.sampleRate, timescale: track.timescale, framesPerPacket: format.framesPerPacket,
+            bytesPerPacket: format.bytesPerPacket)
+    }
+
+    /// The identity conversion, used where `frameScale` is `nil` (as `frames(_:)` does).
+    static let identityScale = MP4FrameScale(rate: 0, timescale: 0, framesPerPacket: 0, bytesPerPacket: 0)
 
     /// Packet geometry for translations and seeking: arithmetic for contiguous constant-size samples of one
     /// duration (PCM), otherwise a table of every sample's offset (relative to `dataOffset`) and first frame.
@@ -135,8 +142,6 @@ extension MP4Parser {
         }
         var offsets: [Int64] = []
         var starts: [Int64] = []
-        offsets.reserveCapacity(samples.count + 1)
-        starts.reserveCapacity(samples.count + 1)
         appendSamples(samples.runs[...], dataOffset: dataOffset, from: 0, end: 0, &offsets, &starts)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
@@ -164,34 +169,56 @@ extension MP4Parser {
         _ runs: ArraySlice<MP4SampleRun>, dataOffset: Int64, from frame: Int64, end: Int64,
         _ offsets: inout [Int64], _ starts: inout [Int64]
     ) {
+        let scale = frameScale ?? Self.identityScale
+        let sizes = samples.sizes
+        var total = 1
+        for run in runs { total += run.count }
         var frame = frame
         var end = end
-        for run in runs {
-            var at = run.offset
-            for k in 0..<run.count {
-                offsets.append(at - dataOffset)
-                starts.append(frame)
-                at += Int64(samples.size(run, k))
-                frame += frames(samples.duration(run, k))
+        // Written through buffers of the exact size (no uniqueness check or growth per sample), then appended.
+        let newStarts = [Int64](unsafeUninitializedCapacity: total) { startBuffer, startCount in
+            let newOffsets = [Int64](unsafeUninitializedCapacity: total) { offsetBuffer, offsetCount in
+                var i = 0
+                for run in runs {
+                    var at = run.offset - dataOffset
+                    var durations = MP4DurationWalker(samples, run, from: 0)
+                    for k in 0..<run.count {
+                        offsetBuffer[i] = at
+                        startBuffer[i] = frame
+                        switch run.size {
+                        case .constant(let s): at += Int64(s)
+                        case .table(let base): at += Int64(sizes[base + k])
+                        case .timeToSample: break
+                        }
+                        frame += scale.frames(durations.next())
+                        i += 1
+                    }
+                    end = at
+                }
+                offsetBuffer[i] = end
+                startBuffer[i] = frame
+                offsetCount = i + 1
+                startCount = i + 1
             }
-            end = at - dataOffset
+            if offsets.isEmpty { offsets = newOffsets } else { offsets.append(contentsOf: newOffsets) }
         }
-        offsets.append(end)
-        starts.append(frame)
+        if starts.isEmpty { starts = newStarts } else { starts.append(contentsOf: newStarts) }
     }
 
     /// The frames per sample when every sample has the same duration.
     func constantFrames() -> Int64? {
+        let scale = frameScale ?? Self.identityScale
         var value: Int64?
         for run in samples.runs {
             switch run.duration {
             case .constant(let d):
-                let f = frames(d)
+                let f = scale.frames(d)
                 if value.map({ $0 != f }) ?? false { return nil }
                 value = f
             case .table, .timeToSample:
-                for k in 0..<run.count {
-                    let f = frames(samples.duration(run, k))
+                var durations = MP4DurationWalker(samples, run, from: 0)
+                for _ in 0..<run.count {
+                    let f = scale.frames(durations.next())
                     if value.map({ $0 != f }) ?? false { return nil }
                     value = f
                 }
@@ -221,6 +248,7 @@ extension MP4Parser {
         var bytes: Int64 = 0
         var largest: UInt32 = 0
         var totalFrames: Int64 = 0
+        let scale = frameScale ?? Self.identityScale
         for run in samples.runs {
             if case .constant(let s) = run.size {
                 bytes += Int64(s) * Int64(run.count)
@@ -233,9 +261,10 @@ extension MP4Parser {
                 }
             }
             if case .constant(let d) = run.duration {
-                totalFrames += frames(d) * Int64(run.count)
+                totalFrames += scale.frames(d) * Int64(run.count)
             } else {
-                for k in 0..<run.count { totalFrames += frames(samples.duration(run, k)) }
+                var durations = MP4DurationWalker(samples, run, from: 0)
+                for _ in 0..<run.count { totalFrames += scale.frames(durations.next()) }
             }
         }
         if !movie.isFragmented {

@@ -293,6 +293,8 @@ struct OggLogicalStream {
     var deliveredAudio = false
     /// The format announced for this stream, once.
     var announcedFormat: OggStreamFormat?
+    /// `announcedFormat != nil`, kept apart so that the per-packet path tests it without copying the format.
+    var hasAnnouncedFormat = false
     /// Counts the audio packets' frames: made from the mapping at the first audio packet.
     var clock: OggPacketClock?
 

@@ -40,8 +40,8 @@ struct OggPageHeader: Equatable {
     var serialNumber: UInt32
     var sequenceNumber: UInt32
     var checksum: UInt32
-    /// The lacing values.
-    var lacing: [UInt8]
+    /// The lacing values (held inline: reading a page header allocates nothing).
+    var lacing: OggLacing
 
     var isContinued: Bool { headerType & 0x01 != 0 }
     var isBeginningOfStream: Bool { headerType & 0x02 != 0 }
@@ -49,7 +49,7 @@ struct OggPageHeader: Equatable {
     /// Header bytes: 27 plus the segment table.
     var headerSize: Int { OggPageHeader.fixedSize + lacing.count }
     /// Body bytes: the sum of the lacing values.
-    var bodySize: Int { lacing.reduce(0) { $0 + Int($1) } }
+    var bodySize: Int { lacing.sum }
     /// True when the last segment ends a packet (or the page has no segments).
     var lastPacketCompletes: Bool { (lacing.last ?? 0) < 255 }
 
@@ -57,7 +57,7 @@ struct OggPageHeader: Equatable {
     /// all readable yet; the caller has checked the capture pattern.
     static func peek(_ window: InputWindow, at offset: Int = 0) -> OggPageHeader? {
         guard let segments = window.peekUInt8(at: offset + 26),
-            let lacing = window.peekBytes(at: offset + fixedSize, count: Int(segments)),
+            window.readable >= offset + fixedSize + Int(segments),
             let version = window.peekUInt8(at: offset + 4),
             let type = window.peekUInt8(at: offset + 5),
             let granule = window.peekUInt(at: offset + 6, byteCount: 8, bigEndian: false),
@@ -65,6 +65,8 @@ struct OggPageHeader: Equatable {
             let sequence = window.peekUInt(at: offset + 18, byteCount: 4, bigEndian: false),
             let crc = window.peekUInt(at: offset + 22, byteCount: 4, bigEndian: false)
         else { return nil }
+        var lacing = OggLacing()
+        window.withContiguousSegments(at: offset + fixedSize, count: Int(segments)) { lacing.append($0) }
         return OggPageHeader(
             version: version, headerType: type, granulePosition: Int64(bitPattern: granule),
             serialNumber: UInt32(truncatingIfNeeded: serial), sequenceNumber: UInt32(truncatingIfNeeded: sequence),
@@ -80,6 +82,46 @@ struct OggPageHeader: Equatable {
         window.withContiguousSegments(at: offset + 26, count: pageSize - 26) { crc.update($0) }
         return crc.value
     }
+}
+
+/// A page's segment table: up to 255 lacing values, stored inline (no heap allocation per page).
+struct OggLacing: RandomAccessCollection, Equatable {
+    private var values = InlineArray<255, UInt8>(repeating: 0)
+    private(set) var count = 0
+    /// The sum of the values (the body size of the page).
+    private(set) var sum = 0
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> UInt8 {
+        assert(position >= 0 && position < count, "OggLacing: index out of range")
+        return values[position]
+    }
+
+    /// Appends lacing values (at most 255 in all: a page's segment count is one byte).
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        let n = Swift.min(bytes.count, 255 - count)
+        guard n > 0, let source = bytes.baseAddress else { return }
+        let start = count
+        // One copy into the inline storage (element-wise stores would copy the whole array per store).
+        withUnsafeMutableBytes(of: &values) { storage in
+            storage.baseAddress?.advanced(by: start).copyMemory(from: source, byteCount: n)
+        }
+        count += n
+        for b in bytes.prefix(n) { sum += Int(b) }
+    }
+
+    /// Calls `body` with the lacing values in place (indexing the collection copies the inline storage).
+    func withValues<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        var copy = values
+        let n = count
+        return try withUnsafeBytes(of: &copy) { (raw) throws(E) -> R in
+            try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n]))
+        }
+    }
+
+    static func == (a: OggLacing, b: OggLacing) -> Bool { a.elementsEqual(b) }
 }
 
 /// What the bytes at the window's position are, page-wise: the first step of reading a page, shared by

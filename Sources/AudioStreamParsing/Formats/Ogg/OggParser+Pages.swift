@@ -155,11 +155,48 @@ extension OggParser {
         }
         context.window.consume(header.headerSize)
         let bodyStart = pageStart + Int64(header.headerSize)
+        try header.lacing.withValues { (lacing) throws(AudioStreamError) in
+            try pagePackets(
+                lacing, isContinued: header.isContinued, pageStart: pageStart, bodyStart: bodyStart, &s, &context)
+        }
+        if header.granulePosition != -1 {
+            if s.granuleBase == nil, s.deliveredAudio, !indicesApproximate {
+                // RFC 7845 §4.5: the first audio page's granule position minus the frames that end on it
+                // gives the stream's starting granule (a stream joined mid-way), unless that page is also
+                // the last (then its granule position trims the end).
+                let offset = s.clock?.framesBeforeGranuleZero ?? 0
+                let base = header.granulePosition - (s.frames - offset)
+                s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
+            }
+            s.lastGranule = header.granulePosition
+            if !header.isEndOfStream {
+                // The last page's granule position may trim the end (RFC 7845 §4.5, Vorbis I §A.2): it does not
+                // tell where the packets end.
+                refineLanding(granule: header.granulePosition, page: pageStart, s, &context)
+            }
+        }
+        if header.isEndOfStream {
+            s.ended = true
+            if let partial = s.partial {
+                context.diagnose(
+                    at: partial.fileOffset,
+                    "ogg: end-of-stream page ends inside a packet (\(partial.bytes.count) bytes dropped)")
+                s.partial = nil
+            }
+        }
+    }
+
+    /// Hands out the packets of a page body whose header is consumed (`lacing`: its lacing values): each
+    /// piece up to a lacing value below 255 completes a packet (RFC 3533 §5); a piece at the start of a
+    /// continued page completes the stream's partial packet; a piece at the end starts one.
+    private mutating func pagePackets(
+        _ lacing: UnsafeBufferPointer<UInt8>, isContinued: Bool, pageStart: Int64, bodyStart: Int64,
+        _ s: inout OggLogicalStream, _ context: inout ParseContext
+    ) throws(AudioStreamError) {
         var consumed = 0  // body bytes consumed so far
         var offset = 0  // body offset of the current piece
         var index = 0
-        let lacing = header.lacing
-        var continues = header.isContinued
+        var continues = isContinued
         while index < lacing.count {
             // One piece: segments up to and including the first below 255, or to the end of the page.
             var length = 0
@@ -211,31 +248,6 @@ extension OggParser {
                 }
                 s.partial = OggPartialPacket(
                     bytes: bytes, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart)
-            }
-        }
-        if header.granulePosition != -1 {
-            if s.granuleBase == nil, s.deliveredAudio, !indicesApproximate {
-                // RFC 7845 §4.5: the first audio page's granule position minus the frames that end on it
-                // gives the stream's starting granule (a stream joined mid-way), unless that page is also
-                // the last (then its granule position trims the end).
-                let offset = s.clock?.framesBeforeGranuleZero ?? 0
-                let base = header.granulePosition - (s.frames - offset)
-                s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
-            }
-            s.lastGranule = header.granulePosition
-            if !header.isEndOfStream {
-                // The last page's granule position may trim the end (RFC 7845 §4.5, Vorbis I §A.2): it does not
-                // tell where the packets end.
-                refineLanding(granule: header.granulePosition, page: pageStart, s, &context)
-            }
-        }
-        if header.isEndOfStream {
-            s.ended = true
-            if let partial = s.partial {
-                context.diagnose(
-                    at: partial.fileOffset,
-                    "ogg: end-of-stream page ends inside a packet (\(partial.bytes.count) bytes dropped)")
-                s.partial = nil
             }
         }
     }
@@ -352,7 +364,7 @@ extension OggParser {
             s.mapping = mapping
             return false
         }
-        if s.clock == nil, let mapping = s.mapping { s.clock = OggPacketClock(mapping) }
+        if case .none = s.clock, let mapping = s.mapping { s.clock = OggPacketClock(mapping) }
         var frames: Int64
         do {
             let head = s.clock?.needsHead == true ? bytes(16) : []
@@ -366,7 +378,7 @@ extension OggParser {
             // the packet before it, which the resumed feed may not have shown).
             frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
         }
-        if s.announcedFormat == nil {
+        if !s.hasAnnouncedFormat {
             announceFormat(&s, &context, dataOffset: p.pageOffset)
         }
         s.frames += frames
@@ -402,7 +414,7 @@ extension OggParser {
         let variable = UInt32(clamping: frames)
         switch p {
         case .inPage(let size, _, _):
-            context.emitPacket(size: size, variableFrames: variable, frames: frames)
+            context.emitPacketInChunk(size: size, variableFrames: variable, frames: frames)
             return true
         case .assembled(let partial):
             context.emitAssembledPacket(
@@ -419,6 +431,7 @@ extension OggParser {
         guard var format = s.mapping?.format else { return }
         if s.codec == .vorbis { format.primingFrames = s.clock?.primingFrames ?? 0 }
         s.announcedFormat = format
+        s.hasAnnouncedFormat = true
         if dataOffset == nil {
             dataOffset = offset
             var values: [AudioStreamPropertyValue] = [.dataFormat(format.streamDescription)]
