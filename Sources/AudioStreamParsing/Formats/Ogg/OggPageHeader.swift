@@ -86,7 +86,9 @@ struct OggPageHeader: Equatable {
 
 /// A page's segment table: up to 255 lacing values, stored inline (no heap allocation per page).
 struct OggLacing: RandomAccessCollection, Equatable {
-    private var values = InlineArray<255, UInt8>(repeating: 0)
+    /// 256 bytes of inline storage. Four `SIMD64<UInt8>` rather than `InlineArray<255, UInt8>`, which
+    /// Apple platforms only have from their 2025 releases (macOS 26, iOS 26).
+    private var values: (SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>) = (.zero, .zero, .zero, .zero)
     private(set) var count = 0
     /// The sum of the values (the body size of the page).
     private(set) var sum = 0
@@ -96,7 +98,7 @@ struct OggLacing: RandomAccessCollection, Equatable {
 
     subscript(position: Int) -> UInt8 {
         assert(position >= 0 && position < count, "OggLacing: index out of range")
-        return values[position]
+        return withUnsafeBytes(of: values) { $0[position] }
     }
 
     /// Appends lacing values (at most 255 in all: a page's segment count is one byte).
