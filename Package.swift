@@ -6,9 +6,7 @@ let package = Package(
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .executable(name: "audioinspect-https", targets: ["audioinspect-https"]),
     ],
     targets: [
         // The library: pure Swift, no Foundation, no dependencies.
@@ -17,11 +15,10 @@ let package = Package(
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
         .executableTarget(
             name: "audioinspect",
-            dependencies: [
-                "AudioStreamParsing",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["AudioStreamParsing"]
         ),
+        // The https:// client `audioinspect` spawns (URLSession), so that audioinspect links no Foundation.
+        .executableTarget(name: "audioinspect-https"),
         .testTarget(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]

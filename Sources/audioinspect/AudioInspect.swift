@@ -1,4 +1,3 @@
-import ArgumentParser
 import AudioStreamParsing
 
 #if canImport(Glibc)
@@ -11,44 +10,51 @@ import Darwin
 
 /// `audioinspect`: parses an audio file or standard input incrementally and prints what the stream
 /// contains (see `docs/cli.md`).
+///
+/// The command line is read by `CommandLineOptions` (no argument-parser package: `audioinspect` links
+/// nothing but the Swift runtime and the library, so that it starts small; docs/performance.md).
 @main
-struct AudioInspect: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "audioinspect",
-        abstract: "Inspect an audio file or stream: format, duration, packets, tags, gapless info.",
-        discussion: """
-            Reads FILE (or standard input when FILE is -) incrementally, in 1 MiB reads, feeding each \
-            read to the parser as it arrives, so `curl URL | audioinspect -` inspects a network stream. \
-            An http:// or https:// URL is fetched directly (with Icy-MetaData: 1; ICY titles are printed); \
-            --follow prints titles and running counts as the stream plays.
+struct AudioInspect {
+    static func main() {
+        let options: CommandLineOptions
+        switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+        case .help:
+            var out = StandardOutput()
+            out.write(CommandLineOptions.help)
+            out.flush()
+            exit(0)
+        case .usageError(let message):
+            StandardOutput.writeError(
+                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n")
+            exit(64)
+        case .run(let parsed):
+            options = parsed
+        }
+        exit(run(options))
+    }
 
-            Exit status: 0 on success; 1 when the input cannot be read or parsed (one line on standard \
-            error: 'audioinspect: error CODE at offset N: REASON'); 64 for usage errors.
-            """)
+    /// Runs the inspection; returns the exit status.
+    static func run(_ o: CommandLineOptions) -> Int32 {
+        if o.isURL {
+            return URLInspection.run(
+                url: o.file, follow: o.follow, maxSeconds: o.maxSeconds, json: o.json, packets: o.packets,
+                chunkSize: o.chunkSize)
+        }
+        var options = InspectOptions(collectPackets: o.packets, chunkSize: o.chunkSize)
+        options.showProgress = !o.noProgress
+        let report = Inspector.inspect(path: o.file, options: options)
+        return report.print(json: o.json, packets: o.packets) ? 0 : 1
+    }
+}
 
-    @Argument(help: "The audio file, - for standard input, or an http:// or https:// URL.")
-    var file: String
-
-    @Flag(help: "Print the audioinspect/1 JSON document instead of the summary.")
+/// The command line of `audioinspect`.
+struct CommandLineOptions: Equatable {
+    var file = ""
     var json = false
-
-    @Flag(help: "Add every packet (absolute offset, size, frames) to the output.")
     var packets = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Feed the parser in chunks of exactly N bytes (default: each read as it arrives).", valueName: "N"))
     var chunkSize: Int?
-
-    @Flag(help: "With a URL: keep printing stream titles and running packet/duration counts (one line each).")
     var follow = false
-
-    @Option(
-        help: ArgumentHelp(
-            "With a URL: stop after N seconds (a live stream never ends by itself).", valueName: "N"))
     var maxSeconds: Double?
-
-    @Flag(name: .customLong("no-progress"), help: "Never show the progress line for long local files.")
     var noProgress = false
 
     /// True for `http://` and `https://` arguments.
@@ -57,29 +63,99 @@ struct AudioInspect: ParsableCommand {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    func validate() throws {
-        if let chunkSize, chunkSize < 1 {
-            throw ValidationError("--chunk-size must be at least 1.")
-        }
-        if let maxSeconds, !(maxSeconds > 0) {
-            throw ValidationError("--max-seconds must be positive.")
-        }
-        if (follow || maxSeconds != nil) && !isURL {
-            throw ValidationError("--follow and --max-seconds need an http:// or https:// URL.")
-        }
+    enum Outcome: Equatable {
+        case run(CommandLineOptions)
+        case help
+        case usageError(String)
     }
 
-    func run() throws {
-        if isURL {
-            let status = URLInspection.run(
-                url: file, follow: follow, maxSeconds: maxSeconds, json: json, packets: packets, chunkSize: chunkSize)
-            if status != 0 { throw ExitCode(status) }
-            return
+    static let usage =
+        "audioinspect <file> [--json] [--packets] [--chunk-size <N>] [--follow] [--max-seconds <N>] [--no-progress]"
+
+    static let help = """
+        OVERVIEW: Inspect an audio file or stream: format, duration, packets, tags, gapless info.
+
+        Reads FILE (or standard input when FILE is -) incrementally, in 1 MiB reads, feeding each read to the
+        parser as it arrives, so `curl URL | audioinspect -` inspects a network stream. An http:// or https://
+        URL is fetched directly (with Icy-MetaData: 1; ICY titles are printed); --follow prints titles and
+        running counts as the stream plays.
+
+        Exit status: 0 on success; 1 when the input cannot be read or parsed (one line on standard error:
+        'audioinspect: error CODE at offset N: REASON'); 64 for usage errors.
+
+        USAGE: \(usage)
+
+        ARGUMENTS:
+          <file>                  The audio file, - for standard input, or an http:// or https:// URL.
+
+        OPTIONS:
+          --json                  Print the audioinspect/1 JSON document instead of the summary.
+          --packets               Add every packet (absolute offset, size, frames) to the output.
+          --chunk-size <N>        Feed the parser in chunks of exactly N bytes (default: each read as it
+                                  arrives).
+          --follow                With a URL: keep printing stream titles and running packet/duration counts
+                                  (one line each).
+          --max-seconds <N>       With a URL: stop after N seconds (a live stream never ends by itself).
+          --no-progress           Never show the progress line for long local files.
+          -h, --help              Show help information.
+
+        """
+
+    /// Reads the arguments (without the program name). Options may come before or after the file, as
+    /// `--name value` or `--name=value`; `--` ends the options.
+    static func parse(_ arguments: [String]) -> Outcome {
+        var o = CommandLineOptions()
+        var file: String?
+        var rest = arguments[...]
+        var optionsEnded = false
+        while let argument = rest.popFirst() {
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                guard file == nil else { return .usageError("Unexpected argument '\(argument)'") }
+                file = argument
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() -> String? { inlineValue ?? rest.popFirst() }
+            switch name {
+            case "-h", "--help": return .help
+            case "--json": o.json = true
+            case "--packets": o.packets = true
+            case "--follow": o.follow = true
+            case "--no-progress": o.noProgress = true
+            case "--chunk-size":
+                guard let text = value() else { return .usageError("Missing value for '--chunk-size <N>'") }
+                guard let n = Int(text) else { return .usageError("The value '\(text)' is invalid for '--chunk-size <N>'") }
+                o.chunkSize = n
+            case "--max-seconds":
+                guard let text = value() else { return .usageError("Missing value for '--max-seconds <N>'") }
+                guard let n = Double(text) else {
+                    return .usageError("The value '\(text)' is invalid for '--max-seconds <N>'")
+                }
+                o.maxSeconds = n
+            default:
+                return .usageError("Unknown option '\(argument)'")
+            }
+            if inlineValue != nil && !["--chunk-size", "--max-seconds"].contains(name) {
+                return .usageError("The option '\(name)' takes no value")
+            }
         }
-        var options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
-        options.showProgress = !noProgress
-        let report = Inspector.inspect(path: file, options: options)
-        guard report.print(json: json, packets: packets) else { throw ExitCode.failure }
+        guard let file else { return .usageError("Missing expected argument '<file>'") }
+        o.file = file
+        if let chunkSize = o.chunkSize, chunkSize < 1 { return .usageError("--chunk-size must be at least 1.") }
+        if let maxSeconds = o.maxSeconds, !(maxSeconds > 0) { return .usageError("--max-seconds must be positive.") }
+        if (o.follow || o.maxSeconds != nil) && !o.isURL {
+            return .usageError("--follow and --max-seconds need an http:// or https:// URL.")
+        }
+        return .run(o)
     }
 }
 

@@ -1,5 +1,4 @@
 import AudioStreamParsing
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -59,20 +58,20 @@ final class SocketHTTPBody: HTTPBody {
         }
     }
 
-    static func open(_ url: URL, headers extra: [(String, String)], timeout: TimeInterval) throws(InputError)
+    static func open(_ url: WebURL, headers extra: [(String, String)], timeout: Double) throws(InputError)
         -> (body: any HTTPBody, headers: [(String, String)])
     {
         var url = url
         for _ in 0..<6 {
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = MonotonicClock.after(timeout)
             let (fd, head, rest) = try request(url, extra: extra, deadline: deadline)
             let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
             let status = lines.first.flatMap { Self.statusCode($0) }
             var headers: [(String, String)] = []
             for line in lines.dropFirst() {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let name = line[..<colon].trimmingSpaces()
+                let value = line[line.index(after: colon)...].trimmingSpaces()
                 headers.append((name, value))
             }
             guard let status else {
@@ -80,11 +79,11 @@ final class SocketHTTPBody: HTTPBody {
                 throw InputError(message: "cannot get '\(url.absoluteString)': not an HTTP response", offset: nil)
             }
             if (300..<400).contains(status), let location = ICYHeaders.value(named: "Location", in: headers),
-                let next = URL(string: location, relativeTo: url)?.absoluteURL
+                let next = url.resolving(location)
             {
                 Glibc.close(fd)
-                if next.scheme?.lowercased() != "http" {
-                    return try URLSessionBody.open(next, headers: extra, timeout: timeout)
+                if next.scheme != "http" {
+                    return try SpawnedHTTPSBody.open(next, headers: extra, timeout: timeout)
                 }
                 url = next
                 continue
@@ -115,13 +114,14 @@ final class SocketHTTPBody: HTTPBody {
 
     /// Connects, sends the request, and reads the response head. Returns the socket, the head (without
     /// the blank line) and the body bytes read with it.
-    private static func request(_ url: URL, extra: [(String, String)], deadline: Date) throws(InputError)
+    private static func request(_ url: WebURL, extra: [(String, String)], deadline: Double) throws(InputError)
         -> (Int32, String, [UInt8])
     {
         let fail = { (message: String) in
             InputError(message: "cannot get '\(url.absoluteString)': \(message)", offset: nil)
         }
-        guard let host = url.host, !host.isEmpty else { throw fail("no host") }
+        let host = url.host
+        guard !host.isEmpty else { throw fail("no host") }
         let port = url.port ?? 80
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -147,10 +147,7 @@ final class SocketHTTPBody: HTTPBody {
             cursor = ai.pointee.ai_next
         }
         guard fd >= 0 else { throw fail(String(cString: strerror(lastError))) }
-        var path = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { path += "?" + query }
-        let hostHeader = url.port.map { "\(host):\($0)" } ?? host
-        var text = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
+        var text = "GET \(url.pathAndQuery) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
         for (name, value) in extra { text += "\(name): \(value)\r\n" }
         text += "Connection: close\r\n\r\n"
         let bytes = Array(text.utf8)
@@ -167,7 +164,7 @@ final class SocketHTTPBody: HTTPBody {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         let end = Array("\r\n\r\n".utf8)
         while true {
-            if let range = head.firstRange(of: end) {
+            if let range = head.range(ofDelimiter: end) {
                 let headText = String(decoding: head[..<range.lowerBound], as: UTF8.self)
                 return (fd, headText, Array(head[range.upperBound...]))
             }
@@ -190,14 +187,14 @@ final class SocketHTTPBody: HTTPBody {
         }
     }
 
-    private enum Wait { case ready, timeout, stopped }
+    enum Wait { case ready, timeout, stopped }
 
-    private static func waitReadable(_ fd: Int32, until deadline: Date?, stop: () -> Bool) -> Wait {
+    static func waitReadable(_ fd: Int32, until deadline: Double?, stop: () -> Bool) -> Wait {
         while true {
             if stop() { return .stopped }
             var slice: Int32 = 100
             if let deadline {
-                let left = deadline.timeIntervalSinceNow
+                let left = deadline - MonotonicClock.now()
                 if left <= 0 { return .timeout }
                 slice = Int32(min(100, max(1, left * 1000)))
             }
@@ -209,7 +206,7 @@ final class SocketHTTPBody: HTTPBody {
     }
 
     /// Fills `buffer` with more bytes from the socket; false at the end of the connection, deadline or stop.
-    private func fill(until deadline: Date?, stop: () -> Bool) -> Result<Bool, InputError> {
+    private func fill(until deadline: Double?, stop: () -> Bool) -> Result<Bool, InputError> {
         guard fd >= 0 else { return .success(false) }
         switch Self.waitReadable(fd, until: deadline, stop: stop) {
         case .ready: break
@@ -226,7 +223,7 @@ final class SocketHTTPBody: HTTPBody {
         return .success(true)
     }
 
-    func next(until deadline: Date?, stop: () -> Bool) -> BodyChunk {
+    func next(until deadline: Double?, stop: () -> Bool) -> BodyChunk {
         while true {
             switch mode {
             case .done:
@@ -237,9 +234,9 @@ final class SocketHTTPBody: HTTPBody {
             if case .chunked(0) = mode {
                 // A chunk-size line: hex size, optional extensions, CRLF (after the previous chunk's CRLF).
                 while buffer.starts(with: Array("\r\n".utf8)) { buffer.removeFirst(2) }
-                if let lineEnd = buffer.firstRange(of: Array("\r\n".utf8)) {
+                if let lineEnd = buffer.range(ofDelimiter: Array("\r\n".utf8)) {
                     let line = String(decoding: buffer[..<lineEnd.lowerBound], as: UTF8.self)
-                    let hex = line.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+                    let hex = line.split(separator: ";").first.map { $0.trimmingSpaces() } ?? ""
                     buffer.removeSubrange(..<lineEnd.upperBound)
                     guard let size = Int64(hex, radix: 16) else { return .failed("bad chunk size '\(line)'") }
                     mode = size == 0 ? .done : .chunked(remaining: size)
@@ -269,7 +266,7 @@ final class SocketHTTPBody: HTTPBody {
             case .success(true): continue
             case .success(false):
                 if case .length(let remaining) = mode, remaining > 0,
-                    deadline.map({ $0.timeIntervalSinceNow > 0 }) ?? true, !stop()
+                    deadline.map({ $0 > MonotonicClock.now() }) ?? true, !stop()
                 {
                     return .failed("connection closed \(remaining) bytes before the end of the body")
                 }

@@ -1,5 +1,4 @@
 import AudioStreamParsing
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -40,12 +39,12 @@ final class StreamFollower {
     private var titlesSeen = 0
     private var nextPacket: Int64 = 0
     private var frames: Int64 = 0
-    private let started = Date()
+    private let started = MonotonicClock.now()
     /// When the request was sent, and when the first packet was parsed (time to first packet).
-    private let requested: Date
-    private var firstPacketAt: Date?
+    private let requested: Double
+    private var firstPacketAt: Double?
 
-    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?, requested: Date = Date()) {
+    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?, requested: Double = MonotonicClock.now()) {
         self.input = input
         self.requested = requested
         self.json = json
@@ -65,11 +64,11 @@ final class StreamFollower {
     func run() -> Int32 {
         signal(SIGINT) { _ in interruptRequested = 1 }
         defer { signal(SIGINT, SIG_DFL) }
-        input.deadline = maxSeconds.map { started.addingTimeInterval($0) }
+        input.deadline = maxSeconds.map { started + $0 }
         input.stop = { interruptRequested != 0 }
         printStream()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var lastProgress = Date()
+        var lastProgress = MonotonicClock.now()
         var reason = EndReason.end
         var failure: InspectionReport.Failure?
         do {
@@ -78,14 +77,14 @@ final class StreamFollower {
                 collectTitles()
                 if n == 0 { break }
                 try parser.parse(buffer[0..<n])
-                if Date().timeIntervalSince(lastProgress) >= 1 {
-                    lastProgress = Date()
+                if MonotonicClock.now() - lastProgress >= 1 {
+                    lastProgress = MonotonicClock.now()
                     printProgress()
                 }
             }
             if interruptRequested != 0 {
                 reason = .interrupted
-            } else if let deadline = input.deadline, Date() >= deadline {
+            } else if let deadline = input.deadline, MonotonicClock.now() >= deadline {
                 reason = .maxSeconds
             } else {
                 try parser.finish()
@@ -132,7 +131,7 @@ final class StreamFollower {
     /// title's audio offset, the title.
     private func handle(_ batch: PacketBatch) {
         let framesPerPacket = Int64(parser.dataFormat?.framesPerPacket ?? 0)
-        if firstPacketAt == nil { firstPacketAt = Date() }
+        if firstPacketAt == nil { firstPacketAt = MonotonicClock.now() }
         for (i, d) in batch.descriptions.enumerated() {
             let offset = batch.fileOffset + d.startOffset
             let index = batch.firstPacketIndex + Int64(i)
@@ -213,7 +212,7 @@ final class StreamFollower {
                 ("seconds", seconds.map { .double($0) } ?? .null),
             ])
         } else {
-            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
             out.write("Title         \(metadata.streamTitle ?? metadata.description)  (packet \(packet), \(at))\n")
         }
         out.flush()
@@ -230,7 +229,7 @@ final class StreamFollower {
                 ("packet", .int(nextPacket)), ("seconds", seconds.map { .double($0) } ?? .null),
             ])
         } else {
-            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
             out.write("Metadata      title \(title.map { "'\($0)'" } ?? "none")  (packet \(nextPacket), \(at))\n")
         }
         out.flush()
@@ -243,7 +242,7 @@ final class StreamFollower {
                 ("seconds", seconds.map { .double($0) } ?? .null),
             ])
         } else {
-            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
             out.write("Progress      \(nextPacket) packets, \(at), \(input.bodyBytes) bytes received\n")
         }
         out.flush()
@@ -255,7 +254,7 @@ final class StreamFollower {
                 ("event", .string("end")), ("reason", .string(reason.rawValue)), ("packets", .int(nextPacket)),
                 ("bytes", .int(parser.parsedByteCount)), ("bodyBytes", .int(input.bodyBytes)),
                 ("seconds", seconds.map { .double($0) } ?? .null),
-                ("firstPacketSeconds", firstPacketAt.map { .double($0.timeIntervalSince(requested)) } ?? .null),
+                ("firstPacketSeconds", firstPacketAt.map { .double($0 - requested) } ?? .null),
             ]
             if let failure {
                 members.append(
@@ -266,7 +265,7 @@ final class StreamFollower {
             }
             line(members)
         } else {
-            let at = seconds.map { String(format: "%.3f s", $0) } ?? "?"
+            let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
             out.write(
                 "End           \(reason.rawValue): \(nextPacket) packets, \(parser.parsedByteCount) bytes, \(at)\n")
         }

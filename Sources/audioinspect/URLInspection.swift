@@ -1,5 +1,4 @@
 import AudioStreamParsing
-import Foundation
 
 /// `audioinspect http://…`: fetches the URL with `HTTPInput` and either inspects the body like a file
 /// (the summary or the `audioinspect/1` document, then the ICY titles in text mode) or, with
@@ -9,11 +8,11 @@ enum URLInspection {
     static func run(url text: String, follow: Bool, maxSeconds: Double?, json: Bool, packets: Bool, chunkSize: Int?)
         -> Int32
     {
-        guard let url = URL(string: text) else {
+        guard let url = WebURL(string: text) else {
             StandardOutput.writeError("audioinspect: error io: '\(text)' is not a valid URL\n")
             return 1
         }
-        let requested = Date()
+        let requested = MonotonicClock.now()
         let input: HTTPInput
         do {
             input = try HTTPInput(url: url)
@@ -27,7 +26,7 @@ enum URLInspection {
                 input: input, json: json, packets: packets, maxSeconds: maxSeconds, requested: requested
             ).run()
         }
-        input.deadline = maxSeconds.map { Date(timeIntervalSinceNow: $0) }
+        input.deadline = maxSeconds.map { MonotonicClock.after($0) }
         var source = input
         let options = InspectOptions(collectPackets: packets, chunkSize: chunkSize)
         let report = Inspector.inspect(&source, source: text, options: options)

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import audioinspect
+
+/// The hand-written command line (`CommandLineOptions`) and URL parser (`WebURL`) of `audioinspect`.
+@Suite("audioinspect command line and URLs")
+struct CommandLineTests {
+    @Test("options before or after the file, --name value and --name=value")
+    func options() {
+        var expected = CommandLineOptions()
+        expected.file = "a.mp3"
+        expected.json = true
+        expected.packets = true
+        expected.chunkSize = 7
+        expected.noProgress = true
+        for arguments in [
+            ["--json", "a.mp3", "--packets", "--chunk-size", "7", "--no-progress"],
+            ["a.mp3", "--chunk-size=7", "--no-progress", "--packets", "--json"],
+        ] {
+            #expect(CommandLineOptions.parse(arguments) == .run(expected), "\(arguments)")
+        }
+        var stdin = CommandLineOptions()
+        stdin.file = "-"
+        #expect(CommandLineOptions.parse(["-"]) == .run(stdin))
+        var dashed = CommandLineOptions()
+        dashed.file = "--json"
+        #expect(CommandLineOptions.parse(["--", "--json"]) == .run(dashed))
+        var url = CommandLineOptions()
+        url.file = "http://h/s"
+        url.follow = true
+        url.maxSeconds = 2.5
+        #expect(CommandLineOptions.parse(["http://h/s", "--follow", "--max-seconds", "2.5"]) == .run(url))
+        #expect(CommandLineOptions.parse(["-h"]) == .help)
+        #expect(CommandLineOptions.parse(["x", "--help"]) == .help)
+    }
+
+    @Test("usage errors", arguments: [
+        [], ["a", "b"], ["--bogus", "a"], ["a", "--chunk-size"], ["a", "--chunk-size", "x"], ["a", "--chunk-size", "0"],
+        ["a", "--max-seconds", "-1"], ["a", "--follow"], ["a", "--json=1"],
+    ])
+    func usageErrors(_ arguments: [String]) {
+        guard case .usageError = CommandLineOptions.parse(arguments) else {
+            Issue.record("\(arguments) should be a usage error")
+            return
+        }
+    }
+
+    @Test("URLs: scheme, host, port, path, query (RFC 3986 §3)")
+    func urls() throws {
+        let a = try #require(WebURL(string: "HTTP://Example.org:8000/live/stream.mp3?x=1#frag"))
+        #expect(a.scheme == "http")
+        #expect(a.host == "Example.org")
+        #expect(a.port == 8000)
+        #expect(a.path == "/live/stream.mp3")
+        #expect(a.query == "x=1")
+        #expect(a.pathAndQuery == "/live/stream.mp3?x=1")
+        #expect(a.hostHeader == "Example.org:8000")
+        let b = try #require(WebURL(string: "https://[::1]/"))
+        #expect(b.host == "::1" && b.port == nil && b.path == "/" && b.hostHeader == "[::1]")
+        #expect(WebURL(string: "https://h")?.path == "/")
+        for bad in ["ftp://h/x", "h/x", "http:///x", "http://h:99999/", "http://[::1/"] {
+            #expect(WebURL(string: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("redirect locations resolve against the request URL (RFC 3986 §5.2)")
+    func redirects() throws {
+        let base = try #require(WebURL(string: "http://h:8080/a/b.mp3?q"))
+        #expect(base.resolving("https://other/x")?.absoluteString == "https://other/x")
+        #expect(base.resolving("//cdn/y")?.absoluteString == "http://cdn/y")
+        #expect(base.resolving("/z")?.absoluteString == "http://h:8080/z")
+        #expect(base.resolving("c.mp3")?.absoluteString == "http://h:8080/a/c.mp3")
+    }
+}
