@@ -19,7 +19,9 @@
 #   3. nginx: every fixture with an oracle fetched over HTTP (TCP reads of random sizes, seeded through
 #      audioinspect's AUDIOINSPECT_TEST_RECV_SEED test hook) gives the same audioinspect/1 JSON as the
 #      local file (except "source"); a Range request answers 206 with the requested bytes; the chained
-#      files over HTTP announce every link's title at the link's first packet.
+#      files over HTTP announce every link's title at the link's first packet; the first fixture of every
+#      folder also through the https:// path (the spawned audioinspect-https, URLSession) via the
+#      AUDIOINSPECT_TEST_HTTP_VIA_HELPER hook, and a 404 there.
 #   4. nginx + Examples/RangePlayer (built here, debug): for one input of every format (MP3 CBR without
 #      a TOC, MP3 with Info/Xing TOC, ADTS, WAV, AIFF, CAF ALAC and PCM, AU, FLAC with and without
 #      SEEKTABLE, Ogg Vorbis and Opus, MP4 faststart, moov-at-end, fragmented), playing the whole file
@@ -51,6 +53,7 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 inspect=${1:-}
 if [ -z "$inspect" ]; then
     swift build --product audioinspect >/dev/null
+    swift build --product audioinspect-https >/dev/null
     inspect="$(swift build --show-bin-path)/audioinspect"
 fi
 
@@ -416,6 +419,29 @@ for oracle in Fixtures/*/*.ffprobe.json; do
 done
 [ "$count" -gt 0 ] || fail "no fixtures found"
 echo "nginx: OK ($count fixtures, Range 206)"
+# The https:// path (audioinspect starts audioinspect-https, URLSession, and reads its output through a
+# pipe), exercised over plain HTTP with the AUDIOINSPECT_TEST_HTTP_VIA_HELPER hook (no TLS certificate
+# needed): the first fixture of every folder, the same JSON as the local parse; then a 404.
+helper_count=0
+for dir in Fixtures/*/; do
+    oracle=$(ls "$dir"*.ffprobe.json 2>/dev/null | head -1 || true)
+    [ -n "$oracle" ] || continue
+    file=${oracle%.ffprobe.json}
+    rel=${file#Fixtures/}
+    "$inspect" --json --packets "$file" 2>/dev/null | grep -v '^  "source"' >"$work/a.json" || true
+    AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1 "$inspect" --json --packets "http://127.0.0.1:$ngx_port/$rel" 2>"$work/helper.log" \
+        | grep -v '^  "source"' >"$work/b.json" || true
+    if ! cmp -s "$work/a.json" "$work/b.json"; then
+        diff "$work/a.json" "$work/b.json" | head -5 || true
+        fail "$rel differs through audioinspect-https"
+    fi
+    helper_count=$((helper_count + 1))
+done
+if AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1 "$inspect" "http://127.0.0.1:$ngx_port/no-such-file.mp3" >/dev/null 2>"$work/helper.log"; then
+    fail "a 404 through audioinspect-https exited 0"
+fi
+grep -q "HTTP status 404" "$work/helper.log" || fail "404 through audioinspect-https: $(cat "$work/helper.log")"
+echo "audioinspect-https: OK ($helper_count fixtures through the spawned helper, 404 reported)"
 # A chained Ogg file over plain HTTP: every link's title, in order, right before the link's first packet.
 for chain in chain-vorbis.ogg chain-opus.opus; do
     "$inspect" --follow --json --packets --max-seconds 20 "http://127.0.0.1:$ngx_port/gen/$chain" \
