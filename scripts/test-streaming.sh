@@ -402,19 +402,25 @@ range=$(curl -s -f --max-time 5 -r 100-199 -w '%{http_code}' -o "$work/range.bin
 cmp -s "$work/range.bin" <(tail -c +101 Fixtures/mpeg/mp3-44100-2ch-concat.mp3 | head -c 100) \
     || fail "Range bytes differ"
 
-count=0
-for oracle in Fixtures/*/*.ffprobe.json; do
-    file=${oracle%.ffprobe.json}
-    rel=${file#Fixtures/}
-    url="http://127.0.0.1:$ngx_port/$rel"
+# same_json FILE WHAT [VAR=value …]: the audioinspect/1 JSON (with packets, "source" left out) of the
+# fixture over nginx, with the given environment, equals the local file's; else fail "FILE differs WHAT".
+same_json() {
+    local file=$1 what=$2
+    shift 2
+    local rel=${file#Fixtures/}
     "$inspect" --json --packets "$file" 2>/dev/null | grep -v '^  "source"' >"$work/a.json" || true
-    # TCP reads of random sizes (1…8192 bytes, a different seed per file): the same JSON as the local parse.
-    AUDIOINSPECT_TEST_RECV_SEED=$((count + 1)) "$inspect" --json --packets "$url" 2>/dev/null \
+    env "$@" "$inspect" --json --packets "http://127.0.0.1:$ngx_port/$rel" 2>/dev/null \
         | grep -v '^  "source"' >"$work/b.json" || true
     if ! cmp -s "$work/a.json" "$work/b.json"; then
         diff "$work/a.json" "$work/b.json" | head -5 || true
-        fail "$rel differs over HTTP"
+        fail "$rel differs $what"
     fi
+}
+
+count=0
+for oracle in Fixtures/*/*.ffprobe.json; do
+    # TCP reads of random sizes (1…8192 bytes, a different seed per file): the same JSON as the local parse.
+    same_json "${oracle%.ffprobe.json}" "over HTTP" AUDIOINSPECT_TEST_RECV_SEED=$((count + 1))
     count=$((count + 1))
 done
 [ "$count" -gt 0 ] || fail "no fixtures found"
@@ -426,15 +432,7 @@ helper_count=0
 for dir in Fixtures/*/; do
     oracle=$(ls "$dir"*.ffprobe.json 2>/dev/null | head -1 || true)
     [ -n "$oracle" ] || continue
-    file=${oracle%.ffprobe.json}
-    rel=${file#Fixtures/}
-    "$inspect" --json --packets "$file" 2>/dev/null | grep -v '^  "source"' >"$work/a.json" || true
-    AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1 "$inspect" --json --packets "http://127.0.0.1:$ngx_port/$rel" 2>"$work/helper.log" \
-        | grep -v '^  "source"' >"$work/b.json" || true
-    if ! cmp -s "$work/a.json" "$work/b.json"; then
-        diff "$work/a.json" "$work/b.json" | head -5 || true
-        fail "$rel differs through audioinspect-https"
-    fi
+    same_json "${oracle%.ffprobe.json}" "through audioinspect-https" AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1
     helper_count=$((helper_count + 1))
 done
 if AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1 "$inspect" "http://127.0.0.1:$ngx_port/no-such-file.mp3" >/dev/null 2>"$work/helper.log"; then

@@ -94,9 +94,9 @@ final class SpawnedHTTPSBody: HTTPBody {
         case .failed(let message):
             return .failed(message)
         case .end:
-            guard output < 0 || exited || deadline.map({ $0 > MonotonicClock.now() }) ?? true, !stop() else {
-                return .end  // the deadline or a stop: not the end of the body
-            }
+            // `readSome` closes the pipe only at the end of the helper's output; otherwise the deadline or a
+            // stop ended the wait, which is not the end of the body.
+            guard output < 0 else { return .end }
             if let reason = finishAndReadErrors() { return .failed(reason) }
             return .end
         }
