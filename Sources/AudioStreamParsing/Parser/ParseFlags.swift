@@ -37,6 +37,15 @@ public struct ParserOptions: Sendable {
     /// Which logical stream of a multiplexed Ogg file to parse (docs/formats/ogg.md). Default: the first
     /// audio stream.
     public var oggStreamSelection: OggStreamSelection = .firstAudio
+    /// Native FLAC: find the end of every frame by its footer CRC-16, so that a damaged frame is never
+    /// a packet (it is dropped with a diagnostic). Default: false — a frame ends where the next frame
+    /// header starts whose frame or sample number is exactly the next one (with its CRC-8 and every
+    /// field agreeing with STREAMINFO), searched from STREAMINFO's minimum frame size on, which reads a
+    /// fraction of the audio bytes; the CRC-16 still decides wherever that chain breaks (after junk, a
+    /// seek or a discontinuity, a jump in numbers, no such header within the maximum frame size, the
+    /// last frame). Damaged frames whose neighbours are intact are then packets, as in FFmpeg's FLAC
+    /// demuxer; the decoder's own CRC-16 check catches them. See docs/formats/flac.md.
+    public var verifiesFLACFrameCRC: Bool = false
     /// For fuzz harnesses and tests (not public API): when set, format detection asks only the probes of
     /// these file types (and the ID3v2 prefix probe), so a harness can force one format's parser on any
     /// input. Default: nil (every probe).

@@ -203,6 +203,108 @@ struct FLACTests {
         }
     }
 
+    // MARK: End-of-frame search: the header chain (default) and the CRC-16
+
+    static let verifyingCRC: ParserOptions = {
+        var options = ParserOptions()
+        options.verifiesFLACFrameCRC = true
+        return options
+    }()
+
+    /// The header-chain search (default) and the CRC-16 search (`verifiesFLACFrameCRC`) both give the
+    /// oracle's packets and the same events, in every chunking.
+    @Test(arguments: fixtures)
+    func bothFrameSearchesGiveTheOraclePackets(_ fixture: Fixture) throws {
+        let bytes = try fixture.bytes()
+        let chained = ParseRunner.run(bytes, chunking: .whole)
+        let (checked, failures) = ChunkingVerifier.verify(bytes, options: Self.verifyingCRC)
+        #expect(failures.isEmpty, "\(fixture): \(failures)")
+        #expect(checked == chained, "\(fixture): \(checked.differences(from: chained))")
+        // Positions, and sizes but the last one's (ffprobe counts an ID3v1 tag that ends the stream into
+        // the last packet; `frameCountsMatchTheOracle` and the oracle suites cover the last packet).
+        let oracle = try fixture.oracle().packets.compactMap { p in p.pos.map { [$0, p.size] } }
+        if !oracle.isEmpty {
+            let got = chained.packets.map { [$0.offset, Int64($0.size)] }
+            #expect(got.map { $0[0] } == oracle.map { $0[0] }, "\(fixture)")
+            #expect(got.dropLast().map { $0[1] } == oracle.dropLast().map { $0[1] }, "\(fixture)")
+        }
+    }
+
+    /// `bytes` with STREAMINFO's minimum (`min`) and maximum (`max`) frame sizes (24 bits each, at
+    /// bytes 12 and 15 of a file that starts with `fLaC` and STREAMINFO: RFC 9639 §8.2) replaced.
+    static func withFrameSizes(_ bytes: [UInt8], min: Int? = nil, max: Int? = nil) -> [UInt8] {
+        var b = bytes
+        for (at, value) in [(12, min), (15, max)] {
+            guard let value else { continue }
+            b[at] = UInt8(value >> 16 & 0xFF)
+            b[at + 1] = UInt8(value >> 8 & 0xFF)
+            b[at + 2] = UInt8(value & 0xFF)
+        }
+        return b
+    }
+
+    /// STREAMINFO's frame sizes are hints the header chain relies on: a minimum frame size too large
+    /// (the next header is skipped, a later number comes first), unknown minimum and maximum (0), or a
+    /// maximum too small (no header within it) still give the oracle's packets without diagnostics —
+    /// the CRC-16 takes over for the frames the chain cannot place — in every chunking.
+    @Test func wrongStreamInfoFrameSizesStillGiveTheOraclePackets() throws {
+        let fixture = FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac")
+        let bytes = try fixture.bytes()
+        #expect(Array(bytes[0..<4]) == Array("fLaC".utf8) && bytes[4] & 0x7F == 0, "STREAMINFO first")
+        let expected = try fixture.oracle().packets.compactMap { p in p.pos.map { [$0, p.size] } }
+        let sizes = expected.map { Int($0[1]) }
+        let largest = try #require(sizes.max())
+        let smallest = try #require(sizes.min())
+        let variants: [(String, [UInt8])] = [
+            ("minimum = largest frame", Self.withFrameSizes(bytes, min: largest)),
+            ("minimum and maximum unknown", Self.withFrameSizes(bytes, min: 0, max: 0)),
+            ("maximum = smallest frame", Self.withFrameSizes(bytes, min: 0, max: smallest)),
+        ]
+        for (name, input) in variants {
+            let (log, failures) = ChunkingVerifier.verify(input)
+            #expect(failures.isEmpty, "\(name): \(failures)")
+            #expect(log.error == nil && log.diagnostics.isEmpty, "\(name): \(log.diagnostics)")
+            #expect(log.packets.map { [$0.offset, Int64($0.size)] } == expected, "\(name)")
+        }
+    }
+
+    /// A frame cut out of the middle breaks the chain (frame numbers 2 then 4): the CRC-16 finds frame 2's
+    /// end, the frames around the gap are the oracle's, and the jump is diagnosed, in every chunking.
+    @Test func missingFrameBreaksTheChain() throws {
+        let fixture = FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac")
+        let bytes = try fixture.bytes()
+        let spans = try fixture.oracle().packets.compactMap { p in p.pos.map { (Int($0), Int(p.size)) } }
+        try #require(spans.count > 5)
+        let gap = spans[3]
+        let input = Array(bytes[0..<gap.0]) + Array(bytes[(gap.0 + gap.1)...])
+        let (log, failures) = ChunkingVerifier.verify(input)
+        #expect(failures.isEmpty, "\(failures)")
+        let expected: [[Int64]] = spans.enumerated().filter { $0.offset != 3 }.map { i, s in
+            [Int64(i < 3 ? s.0 : s.0 - gap.1), Int64(s.1)]
+        }
+        #expect(log.packets.map { [$0.offset, Int64($0.size)] } == expected)
+        #expect(log.diagnostics.contains { $0.message.contains("frame numbers jump from 2 to 4") }, "\(log.diagnostics)")
+    }
+
+    /// `malformed/flac-footer-crc16-bad.flac` (frame 2's footer CRC-16 damaged, frames intact otherwise):
+    /// with `verifiesFLACFrameCRC` frame 2 is dropped (malformed/expected.json: 4 packets); by default
+    /// the header chain delimits it like the others, so it is a packet (as FFmpeg's demuxer has it),
+    /// exactly the bytes between frame 1 and frame 3.
+    @Test func damagedFooterIsAPacketUnlessTheCRCIsVerified() throws {
+        let path = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent("flac-footer-crc16-bad.flac")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let checked = ParseRunner.run(bytes, chunking: .whole, options: Self.verifyingCRC)
+        let (chained, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+        try #require(checked.packets.count == 4)
+        let frame2Start = checked.packets[1].offset + Int64(checked.packets[1].size)
+        let frame2 = [frame2Start, checked.packets[2].offset - frame2Start]
+        let expected = checked.packets.map { [$0.offset, Int64($0.size)] }
+        #expect(chained.packets.map { [$0.offset, Int64($0.size)] } == expected[0..<2] + [frame2] + expected[2...])
+        #expect(chained.diagnostics.isEmpty, "\(chained.diagnostics)")
+        #expect(checked.diagnostics.contains { $0.message.contains("fails its footer CRC-16") })
+    }
+
     /// The variable-blocksize fixture: ASBD frames per packet 0, every packet carries its frame count
     /// (1152 ×3, 544, 4096, 2904, 576 ×…: the pieces tools/flac_variable.py joined).
     @Test func variableBlockSizes() throws {

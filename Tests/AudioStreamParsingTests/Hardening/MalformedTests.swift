@@ -14,10 +14,10 @@ struct MalformedTests {
     struct Expectation: Decodable, Sendable {
         init(
             outcome: String, code: String? = nil, phase: String? = nil, packets: Int? = nil,
-            diagnostic: String? = nil, rule: String
+            diagnostic: String? = nil, rule: String, options: [String]? = nil
         ) {
             (self.outcome, self.code, self.phase, self.packets) = (outcome, code, phase, packets)
-            (self.diagnostic, self.rule) = (diagnostic, rule)
+            (self.diagnostic, self.rule, self.options) = (diagnostic, rule, options)
         }
 
         /// `"error"` or `"ok"`.
@@ -33,6 +33,15 @@ struct MalformedTests {
         var diagnostic: String?
         /// The rule in docs/testing.md that gives this expectation.
         var rule: String
+        /// `ParserOptions` switched on for the runs (the only one: `"verifiesFLACFrameCRC"`).
+        var options: [String]?
+
+        /// The options the runs use, from `base`.
+        func parserOptions(_ base: ParserOptions = ParserOptions()) -> ParserOptions {
+            var o = base
+            if options?.contains("verifiesFLACFrameCRC") == true { o.verifiesFLACFrameCRC = true }
+            return o
+        }
     }
 
     static let expectations: [String: Expectation] = {
@@ -104,6 +113,7 @@ struct MalformedTests {
                 #expect(e.phase == nil || e.phase == "parse" || e.phase == "finish", "\(file)")
             case "ok":
                 #expect(e.code == nil && e.phase == nil, "\(file)")
+                #expect((e.options ?? []).allSatisfy { $0 == "verifiesFLACFrameCRC" }, "\(file): \(e.options ?? [])")
             default:
                 Issue.record("\(file): outcome \(e.outcome)")
             }
@@ -116,8 +126,8 @@ struct MalformedTests {
     func endsWithTheDocumentedOutcome(_ entry: MalformedEntry) throws {
         let expectation = try #require(Self.expectations[entry.file], "no expectation for \(entry.file)")
         let input = try Self.bytes(entry)
-        let whole = Self.run(input, .whole)
-        let bytewise = Self.run(input, .bytewise)
+        let whole = Self.run(input, .whole, options: expectation.parserOptions())
+        let bytewise = Self.run(input, .bytewise, options: expectation.parserOptions())
         let context = "\(entry.file) [\(entry.defect)] (rule \(expectation.rule))"
         for problem in Self.problems(whole, against: expectation) {
             Issue.record("\(context), whole: \(problem)")
@@ -139,7 +149,7 @@ struct MalformedTests {
         let expectation = try #require(Self.expectations[entry.file])
         let input = try Self.bytes(entry)
         for chunking in [Chunking.whole, .bytewise, .random(seed: 5, maxSize: 300)] {
-            let outcome = Self.run(input, chunking, options: Self.smallLimits)
+            let outcome = Self.run(input, chunking, options: expectation.parserOptions(Self.smallLimits))
             guard let error = outcome.error else {
                 if expectation.outcome != "ok" {
                     Issue.record(

@@ -39,7 +39,7 @@ extension FLACParser {
                 skipJunk(j, &search, &context)
                 reportSkipped(search, &context)
                 let expected = expectedNumber.map { $0 == header.number } ?? false
-                state = .frame(FrameScan(header: header, tentative: !expected))
+                state = .frame(FrameScan(header: header, tentative: !expected, checksCRC: verifiesFrameCRC || !expected))
                 return .continue
             }
         }
@@ -67,6 +67,7 @@ extension FLACParser {
         _ scan: inout FrameScan, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
         guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
+        if !scan.checksCRC, let step = stepFrameByHeaders(&scan, info, &context) { return step }
         let window = context.window
         let bound = frameBound(context.limits)
         let soft = info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound
@@ -110,7 +111,7 @@ extension FLACParser {
                                         "flac: frame numbers jump from \(scan.header.number) to \(next.number)")
                                 }
                                 emitFrame(scan.header, size: i, &context)
-                                state = .frame(FrameScan(header: next, tentative: false))
+                                state = .frame(FrameScan(header: next, tentative: false, checksCRC: verifiesFrameCRC))
                                 return .continue
                             }
                             if next.number > scan.header.number && scan.suspect == nil {
@@ -141,6 +142,114 @@ extension FLACParser {
             state = .frame(scan)
             return .needMoreData(atLeast: window.readable + 1)
         }
+    }
+
+    /// The default end-of-frame search: the frame ends at the first header, from STREAMINFO's minimum
+    /// frame size on (and never before the shortest possible frame), that decodes, agrees with
+    /// STREAMINFO and carries exactly the next frame or sample number. Only the bytes from there to
+    /// that header are read, word at a time; the CRC-16 is not computed.
+    ///
+    /// A false sync would need the sync code, a CRC-8 that checks, every field consistent with the
+    /// stream and that exact number (for 16-bit stereo at 44.1 kHz with 2-byte frame numbers about one
+    /// in 10^10 of the sync codes that occur in audio data). The chain is broken, and the CRC-16 scan
+    /// of `stepFrame` takes over for this frame (`scan.checksCRC`, from its first byte), when a header
+    /// of the stream with another number comes first, or none comes within the maximum frame size.
+    ///
+    /// Returns `nil` after such a handover; otherwise the step.
+    private mutating func stepFrameByHeaders(
+        _ scan: inout FrameScan, _ info: FLACStreamInfo, _ context: inout ParseContext
+    ) -> ParseStep? {
+        let window = context.window
+        let bound = frameBound(context.limits)
+        let soft = info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound
+        let expected = scan.header.nextNumber
+        // A frame has at least its header, one subframe header byte and the footer.
+        var i = max(scan.scanned, scan.header.length + 3, Int(info.minimumFrameSize))
+        let limit = min(window.readable, soft + 1)
+        while i < limit {
+            guard let j = Self.nextPossibleSync(window, from: i, to: limit) else {
+                i = limit
+                break
+            }
+            switch FLACFrameHeader.decode(window, at: j, streamInfo: info, variable: scan.header.isVariable) {
+            case .needMoreData(let n) where !window.isFinal:
+                scan.scanned = j
+                state = .frame(scan)
+                return .needMoreData(atLeast: j + n)
+            case .valid(let next) where next.number == expected:
+                emitFrame(scan.header, size: j, &context)
+                state = .frame(FrameScan(header: next, tentative: false, checksCRC: verifiesFrameCRC))
+                return .continue
+            case .valid:
+                return handOverToCRC(&scan)
+            default:
+                i = j + 1
+            }
+        }
+        if i > soft { return handOverToCRC(&scan) }
+        scan.scanned = i
+        state = .frame(scan)
+        return .needMoreData(atLeast: window.readable + 1)
+    }
+
+    /// The header chain is broken in this frame: its end is looked for by the CRC-16, from its start.
+    private mutating func handOverToCRC(_ scan: inout FrameScan) -> ParseStep? {
+        scan.checksCRC = true
+        scan.scanned = 0
+        scan.crc = 0
+        return nil
+    }
+
+    /// The offset in `from..<to` of the first 0xFF followed by 0xF8 or 0xF9 (a possible sync code), or
+    /// of a 0xFF as the last byte there (its next byte is not known yet).
+    static func nextPossibleSync(_ window: InputWindow, from start: Int, to end: Int) -> Int? {
+        var found: Int?
+        var position = start
+        window.withContiguousSegments(at: start, count: end - start) { segment in
+            guard found == nil, let base = segment.baseAddress else { return }
+            if let k = Self.nextPossibleSync(base, count: segment.count) {
+                found = position + k
+            }
+            position += segment.count
+        }
+        // A 0xFF ending a segment that is not the last: its next byte is the next segment's first.
+        if let f = found, f + 1 < end, window.peekUInt8(at: f + 1).map({ $0 & 0xFE != 0xF8 }) == true {
+            return nextPossibleSync(window, from: f + 1, to: end)
+        }
+        return found
+    }
+
+    /// `nextPossibleSync` in one contiguous segment, 16 bytes at a time (two 64-bit words tested for a
+    /// 0xFF byte at once); only a block holding a 0xFF is looked at byte by byte.
+    @inline(__always)
+    static func nextPossibleSync(_ base: UnsafeRawPointer, count: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var k = 0
+        while k < count {
+            let end: Int
+            if k + 16 <= count {
+                let a = base.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                let b = base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self)
+                // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
+                if ((~a &- ones) & a | (~b &- ones) & b) & highs == 0 {
+                    k += 16
+                    continue
+                }
+                end = k + 16
+            } else {
+                end = count
+            }
+            while k < end {
+                if base.load(fromByteOffset: k, as: UInt8.self) == 0xFF
+                    && (k + 1 == count || base.load(fromByteOffset: k + 1, as: UInt8.self) & 0xFE == 0xF8)
+                {
+                    return k
+                }
+                k += 1
+            }
+        }
+        return nil
     }
 
     /// Runs the CRC-16 over `base[0..<count]` from `crc` up to the first possible sync code: a 0xFF

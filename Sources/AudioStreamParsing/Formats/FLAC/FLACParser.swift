@@ -27,9 +27,9 @@
 ///   averageBytesPerPacket and bitRate. Throws `invalidFile` when the stream ends inside the metadata.
 struct FLACParser: FormatParser {
     /// Recognises `fLaC` at the start.
-    static let probe = FormatProbe(fileTypes: [.flac]) { window, _ in
+    static let probe = FormatProbe(fileTypes: [.flac]) { window, options in
         switch FormatProbe.matches(window, "fLaC") {
-        case true?: return .match(.flac, FLACParser())
+        case true?: return .match(.flac, FLACParser(verifiesFrameCRC: options.verifiesFLACFrameCRC))
         case false?: return .noMatch
         case nil: return .needMoreData(atLeast: 4)
         }
@@ -63,10 +63,13 @@ struct FLACParser: FormatParser {
     /// The end-of-frame scan of the frame at the position.
     struct FrameScan {
         var header: FLACFrameHeader
-        /// True for a header found by searching whose frame number was not the expected one (only
-        /// changes diagnostics: every frame needs its CRC-16).
+        /// True for a header found by searching whose frame number was not the expected one (its frame
+        /// is always checked by its CRC-16).
         var tentative: Bool
-        /// Bytes after the position the CRC-16 covers.
+        /// The frame's end is found by its CRC-16 (`stepFrame`); false: by the next header in the chain
+        /// (`stepFrameByHeaders`), which hands over to the CRC-16 when the chain breaks.
+        var checksCRC: Bool
+        /// Bytes after the position the CRC-16 covers (by headers: the bytes ruled out as a next header).
         var scanned = 0
         /// CRC-16 over the first `scanned` bytes.
         var crc: UInt16 = 0
@@ -85,6 +88,8 @@ struct FLACParser: FormatParser {
     }
 
     var state = State.marker
+    /// `ParserOptions.verifiesFLACFrameCRC`: every frame's end is found by its CRC-16.
+    var verifiesFrameCRC = false
     var streamInfo: FLACStreamInfo?
     var seekTable: FLACSeekTable?
     var metadata = AudioMetadata()
@@ -111,6 +116,10 @@ struct FLACParser: FormatParser {
     var declaredPacketCount: Int64?
 
     /// `mFramesPerPacket` of the announced format (0 when block sizes vary).
+    init(verifiesFrameCRC: Bool = false) {
+        self.verifiesFrameCRC = verifiesFrameCRC
+    }
+
     var framesPerPacket: Int { streamInfo.map { $0.hasFixedBlockSize ? Int($0.maximumBlockSize) : 0 } ?? 0 }
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
