@@ -5,10 +5,25 @@
 /// words and does one lookup per byte in its own table, the lookups independent of each other. Initial
 /// value and final XOR are the caller's (the FLAC CRC-16 and the Ogg CRC-32 use 0 and none).
 ///
+/// Long runs go through two lanes at once: the first `laneBytes` of each `2 × laneBytes` block
+/// continue the running CRC, the second half starts from 0, the two slicing chains interleaved (each
+/// step depends on the previous one of its own lane only, so the two overlap in the CPU). Because the
+/// CRC is linear with no final XOR, CRC(A ‖ B) = CRC(A) advanced over `laneBytes` zero bytes ⊕ CRC(B);
+/// `shift` advances a value over `laneBytes` zero bytes with one lookup per byte of the value:
+///
+/// ```
+/// shift[k × 256 + n] = the CRC state n << 8k advanced over laneBytes zero bytes   (k < Word.bitWidth / 8)
+/// advance(c)         = ⊕ over k of shift[k × 256 + (c >> 8k) & 0xFF]
+/// ```
+///
 /// Used by `FLACCRC` (polynomial 0x8005, RFC 9639 §9.3) and `OggCRC` (0x04C11DB7, RFC 3533 §6).
 struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable {
     /// 16 × 256 entries (see the type's documentation).
     let entries: [Word]
+    /// (Word.bitWidth / 8) × 256 entries: a value advanced over `laneBytes` zero bytes, by byte.
+    let shift: [Word]
+    /// The length of each lane of the two-lane update (a multiple of 16).
+    static var laneBytes: Int { 256 }
 
     /// Builds the tables for `polynomial` (without its leading x^width term).
     init(polynomial: Word) {
@@ -26,6 +41,35 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
             }
         }
         entries = t
+        // The state after `laneBytes` zero bytes is linear in the state before: advance each of the
+        // Word.bitWidth single-bit states byte by byte, then combine them for every byte value.
+        let width = Word.bitWidth / 8
+        var basis = [Word](repeating: 0, count: Word.bitWidth)
+        for bit in 0..<Word.bitWidth {
+            var c = Word(1) << bit
+            for _ in 0..<Self.laneBytes { c = c << 8 ^ t[Int(truncatingIfNeeded: c >> (Word.bitWidth - 8))] }
+            basis[bit] = c
+        }
+        var z = [Word](repeating: 0, count: width * 256)
+        for k in 0..<width {
+            for n in 1..<256 {
+                let low = n & -n
+                z[k * 256 + n] = z[k * 256 + (n ^ low)] ^ basis[8 * k + low.trailingZeroBitCount]
+            }
+        }
+        shift = z
+    }
+
+    /// `crc` advanced over `laneBytes` zero bytes; `z` points at `shift`.
+    @inline(__always)
+    static func advance(_ crc: Word, _ z: UnsafePointer<Word>) -> Word {
+        var r: Word = 0
+        var k = 0
+        while k < Word.bitWidth / 8 {
+            r ^= z[k * 256 + Int(truncatingIfNeeded: crc >> (8 * k) & 0xFF)]
+            k += 1
+        }
+        return r
     }
 
     /// `crc` continued over one byte; `t` points at `entries`.
@@ -55,7 +99,8 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
         crc << 8 ^ entries[Int(UInt8(truncatingIfNeeded: crc >> (Word.bitWidth - 8)) ^ byte)]
     }
 
-    /// `crc` continued over `bytes`: 16 bytes per step, the tail byte by byte.
+    /// `crc` continued over `bytes`: two lanes of 16 bytes per step while `2 × laneBytes` remain, then 16
+    /// bytes per step, the tail byte by byte.
     func update(_ crc: Word, _ bytes: UnsafeRawBufferPointer) -> Word {
         guard let base = bytes.baseAddress else { return crc }
         let count = bytes.count
@@ -64,6 +109,30 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
             guard let t = tables.baseAddress else { return crc }
             var c = crc
             var k = 0
+            let lane = Self.laneBytes
+            if count >= 2 * lane {
+                shift.withUnsafeBufferPointer { shifts in
+                    guard let z = shifts.baseAddress else { return }
+                    while k + 2 * lane <= count {
+                        var a = c
+                        var b: Word = 0
+                        var j = k
+                        let end = k + lane
+                        while j < end {
+                            a = Self.step(
+                                a, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self)),
+                                UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + 8, as: UInt64.self)), t)
+                            b = Self.step(
+                                b, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + lane, as: UInt64.self)),
+                                UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + lane + 8, as: UInt64.self)),
+                                t)
+                            j += 16
+                        }
+                        c = Self.advance(a, z) ^ b
+                        k += 2 * lane
+                    }
+                }
+            }
             while k + 16 <= count {
                 c = Self.step(
                     c, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self)),
