@@ -1,28 +1,29 @@
 /// Overlaps the cache misses of a frame-header walk (MPEG audio, ADTS fast paths).
 ///
 /// Each header's address depends on the previous frame's length, so a miss per frame would stall the
-/// walk on memory latency. Every 16 frames, ``frame(in:at:stride:)`` loads one byte where each of the
-/// headers 16…31 frames ahead probably is (at the current frame's length): independent loads whose misses
-/// overlap. The loaded bytes are summed into ``touched``, which the caller stores so the loads are kept.
+/// walk on memory latency, and with variable frame lengths (VBR) no stride predicts where the next
+/// headers are. So the walk sweeps ahead instead: ``frame(in:at:stride:)`` loads one byte of every
+/// 64-byte cache line from where the sweep stopped up to `distance` bytes past the current frame —
+/// independent loads whose misses overlap, about one per cache line of input, so the headers are in the
+/// cache by the time the walk reaches them. The loaded bytes are summed into ``touched``, which the
+/// caller stores so the loads are kept.
 struct HeaderPrefetch {
+    /// How far ahead of the current frame the sweep runs.
+    static let distance = 8192
     /// The sum of the bytes loaded (meaningless; stored by the caller so the loads are not removed).
     private(set) var touched: UInt8 = 0
-    private var frames = 0
-    private var nextBurst = 0
+    /// Where the sweep stopped.
+    private var swept = 0
 
-    /// Called once per frame walked, at its start `i` in `bytes`, with its length as the stride.
+    /// Called once per frame walked, at its start `i` in `bytes` (`stride`, its length, is not needed).
     @inline(__always)
     mutating func frame(in bytes: UnsafeRawBufferPointer, at i: Int, stride: Int) {
-        if frames == nextBurst {
-            var k = frames == 0 ? 1 : 16
-            while k < 32 {
-                let p = i &+ k &* stride
-                if p >= bytes.count { break }
-                touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
-                k &+= 1
-            }
-            nextBurst &+= 16
+        let target = Swift.min(i &+ Self.distance, bytes.count)
+        var p = Swift.max(swept, i &+ 64)
+        while p < target {
+            touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
+            p &+= 64
         }
-        frames &+= 1
+        swept = p
     }
 }
