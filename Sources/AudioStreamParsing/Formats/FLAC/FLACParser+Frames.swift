@@ -189,7 +189,9 @@ extension FLACParser {
         if i > soft { return handOverToCRC(&scan) }
         scan.scanned = i
         state = .frame(scan)
-        return .needMoreData(atLeast: window.readable + 1)
+        // Nothing before `i` is looked at: wait for a sync code's two bytes there (at most soft + 2, within
+        // maxBufferedBytes since `frameBound` leaves room for a header), so small chunks cost no step each.
+        return .needMoreData(atLeast: max(window.readable + 1, min(i + 2, soft + 2)))
     }
 
     /// The header chain is broken in this frame: its end is looked for by the CRC-16, from its start.
