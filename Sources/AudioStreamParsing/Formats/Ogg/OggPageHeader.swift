@@ -53,6 +53,36 @@ struct OggPageHeader: Equatable {
     /// True when the last segment ends a packet (or the page has no segments).
     var lastPacketCompletes: Bool { (lacing.last ?? 0) < 255 }
 
+    /// A header with every field 0 and no lacing values (storage for `read(_:at:into:)`).
+    static var empty: OggPageHeader {
+        OggPageHeader(
+            version: 0, headerType: 0, granulePosition: 0, serialNumber: 0, sequenceNumber: 0, checksum: 0,
+            lacing: OggLacing())
+    }
+
+    /// `peek` into existing storage (the header is about 300 bytes: returning it copies them). Returns
+    /// false, leaving `header` unspecified, when the bytes are not all readable yet.
+    static func read(_ window: InputWindow, at offset: Int = 0, into header: inout OggPageHeader) -> Bool {
+        guard let segments = window.peekUInt8(at: offset + 26),
+            window.readable >= offset + fixedSize + Int(segments),
+            let version = window.peekUInt8(at: offset + 4),
+            let type = window.peekUInt8(at: offset + 5),
+            let granule = window.peekUInt(at: offset + 6, byteCount: 8, bigEndian: false),
+            let serial = window.peekUInt(at: offset + 14, byteCount: 4, bigEndian: false),
+            let sequence = window.peekUInt(at: offset + 18, byteCount: 4, bigEndian: false),
+            let crc = window.peekUInt(at: offset + 22, byteCount: 4, bigEndian: false)
+        else { return false }
+        header.version = version
+        header.headerType = type
+        header.granulePosition = Int64(bitPattern: granule)
+        header.serialNumber = UInt32(truncatingIfNeeded: serial)
+        header.sequenceNumber = UInt32(truncatingIfNeeded: sequence)
+        header.checksum = UInt32(truncatingIfNeeded: crc)
+        header.lacing.removeAll()
+        window.withContiguousSegments(at: offset + fixedSize, count: Int(segments)) { header.lacing.append($0) }
+        return true
+    }
+
     /// Reads the header at `offset` after the window's position. Returns `nil` when its bytes are not
     /// all readable yet; the caller has checked the capture pattern.
     static func peek(_ window: InputWindow, at offset: Int = 0) -> OggPageHeader? {
@@ -101,6 +131,12 @@ struct OggLacing: RandomAccessCollection, Equatable {
         return withUnsafeBytes(of: values) { $0[position] }
     }
 
+    /// Removes every value (the storage is kept).
+    mutating func removeAll() {
+        count = 0
+        sum = 0
+    }
+
     /// Appends lacing values (at most 255 in all: a page's segment count is one byte).
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         let n = Swift.min(bytes.count, 255 - count)
@@ -142,27 +178,40 @@ enum OggPageCheck: Equatable {
     case page(OggPageHeader, size: Int)
 
     init(_ window: InputWindow) {
+        var header = OggPageHeader.empty
+        switch Self.check(window, into: &header) {
+        case .notAPage: self = .notAPage
+        case .incomplete(let needed): self = .incomplete(needed: needed)
+        case .checksumMismatch(let stored, let computed): self = .checksumMismatch(stored: stored, computed: computed)
+        case .page(let size): self = .page(header, size: size)
+        }
+    }
+
+    /// The check without the header in the result (a copy of ~300 bytes per page): on `.page`, `header`
+    /// holds it.
+    enum Outcome: Equatable {
+        case notAPage
+        case incomplete(needed: Int)
+        case checksumMismatch(stored: UInt32, computed: UInt32)
+        case page(size: Int)
+    }
+
+    /// What `init(_:)` decides, with the header read into `header`.
+    static func check(_ window: InputWindow, into header: inout OggPageHeader) -> Outcome {
         let capture = OggParser.capturePattern
         guard window.matches(capture, at: 0) else {
-            self = window.readable < 4 && window.couldMatch(capture, at: 0) ? .incomplete(needed: 4) : .notAPage
-            return
+            return window.readable < 4 && window.couldMatch(capture, at: 0) ? .incomplete(needed: 4) : .notAPage
         }
         guard window.readable >= OggPageHeader.fixedSize else {
-            self = .incomplete(needed: OggPageHeader.fixedSize)
-            return
+            return .incomplete(needed: OggPageHeader.fixedSize)
         }
-        guard let header = OggPageHeader.peek(window) else {
-            self = .incomplete(needed: OggPageHeader.fixedSize + Int(window.peekUInt8(at: 26) ?? 0))
-            return
+        guard OggPageHeader.read(window, into: &header) else {
+            return .incomplete(needed: OggPageHeader.fixedSize + Int(window.peekUInt8(at: 26) ?? 0))
         }
         let size = header.headerSize + header.bodySize
-        guard window.readable >= size else {
-            self = .incomplete(needed: size)
-            return
-        }
+        guard window.readable >= size else { return .incomplete(needed: size) }
         let computed = OggPageHeader.computeChecksum(window, pageSize: size)
-        self =
-            computed == header.checksum
-            ? .page(header, size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
+        return computed == header.checksum
+            ? .page(size: size) : .checksumMismatch(stored: header.checksum, computed: computed)
     }
 }

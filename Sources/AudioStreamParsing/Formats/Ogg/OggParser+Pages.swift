@@ -3,9 +3,9 @@ extension OggParser {
 
     /// Reads the page at the position once it is wholly readable: checks it, then hands its packets out.
     mutating func readPage(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        let header: OggPageHeader
+        var header = OggPageHeader.empty
         let pageSize: Int
-        switch OggPageCheck(context.window) {
+        switch OggPageCheck.check(context.window, into: &header) {
         case .notAPage:
             state = .resync
             return .continue
@@ -22,8 +22,8 @@ extension OggParser {
             skipJunk(1, &context)
             state = .resync
             return .continue
-        case .page(let h, let size):
-            (header, pageSize) = (h, size)
+        case .page(let size):
+            pageSize = size
         }
         reportJunk(&context)
         let pageStart = context.window.position
