@@ -217,18 +217,46 @@ final class Inspector {
         var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
         var done: Int64 = 0
         defer { progress?.clear() }
-        // A regular file is mapped a window at a time instead of read (see `MappedBytes`).
+        // A regular file is mapped a window at a time instead of read (see `MappedBytes`). For a format
+        // whose parser reads every byte, a second thread pages in the next window while this one is
+        // parsed, and unmaps the windows done with (`MappedWindowWorker`).
         var mapping = true
+        let windowSize = max(options.readSize, 1 << 16)
+        var worker: MappedWindowWorker?
+        var lookahead: MappedBytes?
+        var decided = false
+        defer {
+            if let lookahead { lookahead.unmap() }
+            worker?.stop()
+        }
         do {
             while true {
                 var count = 0
-                if mapping, let window = input.mapNext(maxCount: max(options.readSize, 1 << 16)) {
-                    defer { window.unmap() }
+                let next = lookahead ?? (mapping ? input.mapNext(maxCount: windowSize) : nil)
+                lookahead = nil
+                if let window = next {
                     count = window.bytes.count
-                    if count == 0 { break }
+                    if count == 0 {
+                        window.unmap()
+                        break
+                    }
+                    if let worker, let ahead = input.mapNext(maxCount: windowSize) {
+                        worker.populate(ahead)
+                        lookahead = ahead
+                    }
                     done += Int64(count)
                     progress?.update(done: done)
-                    try chunker.feed(window.bytes, feed)
+                    do {
+                        try chunker.feed(window.bytes, feed)
+                    } catch {
+                        window.unmap()
+                        throw error
+                    }
+                    if let worker { worker.unmap(window) } else { window.unmap() }
+                    if !decided, let type = parser.fileFormat {
+                        decided = true
+                        if Self.readsEveryByte(type) { worker = MappedWindowWorker() }
+                    }
                 } else {
                     mapping = false
                     if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: max(1, options.readSize)) }
@@ -243,6 +271,10 @@ final class Inspector {
                 if let offset = requestedOffset {
                     // Feed from the requested offset, flagged as a discontinuity (`requestedByteOffset`).
                     requestedOffset = nil
+                    if let ahead = lookahead {
+                        ahead.unmap()
+                        lookahead = nil
+                    }
                     try input.seek(to: offset)
                     chunker = Chunker(size: options.chunkSize)
                     flags = .discontinuity
@@ -260,6 +292,12 @@ final class Inspector {
         } catch {
             return InspectionReport.Failure(code: "wht?", offset: nil, message: "\(error)")
         }
+    }
+
+    /// File types whose parser reads every byte of the input (Ogg checks the CRC-32 of every page), so
+    /// that paging the input in ahead of the parser pays.
+    static func readsEveryByte(_ type: AudioFileType) -> Bool {
+        type == .ogg
     }
 
     /// Appends a batch's packets, merging back-to-back packets of equal size and frames into runs.
