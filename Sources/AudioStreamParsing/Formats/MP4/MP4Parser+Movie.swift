@@ -140,8 +140,8 @@ extension MP4Parser {
             map = PacketMap(bytesPerPacket: Int64(size), framesPerPacket: fpp, packetCount: count)
             return
         }
-        var offsets: [Int64] = []
-        var starts: [Int64] = []
+        var offsets = PositionTable()
+        var starts = PositionTable()
         appendSamples(samples.runs[...], dataOffset: dataOffset, from: 0, end: 0, &offsets, &starts)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
@@ -155,7 +155,7 @@ extension MP4Parser {
             rebuildPacketMap()
             return
         }
-        // Keep a copy-free append: take the arrays out of the map first.
+        // Keep a copy-free append: take the tables out of the map first.
         map = .unknown
         let frame = starts.removeLast()
         let end = offsets.removeLast()
@@ -167,42 +167,34 @@ extension MP4Parser {
     /// (the end of the last sample, the total frames), continuing from frame `frame` and end `end`.
     private func appendSamples(
         _ runs: ArraySlice<MP4SampleRun>, dataOffset: Int64, from frame: Int64, end: Int64,
-        _ offsets: inout [Int64], _ starts: inout [Int64]
+        _ offsets: inout PositionTable, _ starts: inout PositionTable
     ) {
         let scale = frameScale ?? Self.identityScale
         let sizes = samples.sizes
         var total = 1
         for run in runs { total += run.count }
+        // A first fill gets the exact size; an extension grows as arrays do (no exact reserve per fragment).
+        if offsets.isEmpty { offsets.reserveCapacity(total) }
+        if starts.isEmpty { starts.reserveCapacity(total) }
         var frame = frame
         var end = end
-        // Written through buffers of the exact size (no uniqueness check or growth per sample), then appended.
-        let newStarts = [Int64](unsafeUninitializedCapacity: total) { startBuffer, startCount in
-            let newOffsets = [Int64](unsafeUninitializedCapacity: total) { offsetBuffer, offsetCount in
-                var i = 0
-                for run in runs {
-                    var at = run.offset - dataOffset
-                    var durations = MP4DurationWalker(samples, run, from: 0)
-                    for k in 0..<run.count {
-                        offsetBuffer[i] = at
-                        startBuffer[i] = frame
-                        switch run.size {
-                        case .constant(let s): at += Int64(s)
-                        case .table(let base): at += Int64(sizes[base + k])
-                        case .timeToSample: break
-                        }
-                        frame += scale.frames(durations.next())
-                        i += 1
-                    }
-                    end = at
+        for run in runs {
+            var at = run.offset - dataOffset
+            var durations = MP4DurationWalker(samples, run, from: 0)
+            for k in 0..<run.count {
+                offsets.append(at)
+                starts.append(frame)
+                switch run.size {
+                case .constant(let s): at += Int64(s)
+                case .table(let base): at += Int64(sizes[base + k])
+                case .timeToSample: break
                 }
-                offsetBuffer[i] = end
-                startBuffer[i] = frame
-                offsetCount = i + 1
-                startCount = i + 1
+                frame += scale.frames(durations.next())
             }
-            if offsets.isEmpty { offsets = newOffsets } else { offsets.append(contentsOf: newOffsets) }
+            end = at
         }
-        if starts.isEmpty { starts = newStarts } else { starts.append(contentsOf: newStarts) }
+        offsets.append(end)
+        starts.append(frame)
     }
 
     /// The frames per sample when every sample has the same duration.
