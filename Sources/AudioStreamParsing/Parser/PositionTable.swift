@@ -1,14 +1,16 @@
 /// A compact table of `Int64` positions: byte offsets or frame numbers, one per packet (plus the end).
 ///
 /// Contract: the same answers as an `[Int64]` holding the same values, for any values (negative, huge,
-/// decreasing; `lastIndex(notAbove:)` as `PacketMap.lastIndex(in:notAbove:)`); compact when they are non-decreasing with steps below 65535, as packet offsets and
-/// packet start frames are. `subscript` costs O(64), `append`, `last` and (mostly) `replaceLast` O(1),
-/// `lastIndex(notAbove:)` O(log(count / 64) + 64) and needs the table ascending.
+/// decreasing; `lastIndex(notAbove:)` answers as `PacketMap.lastIndex(in:notAbove:)` does); compact when
+/// they are non-decreasing with steps below 65535, as packet offsets and packet start frames are.
+/// `subscript` costs O(64); `append`, `last`, `step(after:)` and `replaceLast` O(1) (O(64) at an anchor
+/// or escape); `lastIndex(notAbove:)` O(log(count / 64) + 64) on an ascending table.
 ///
 /// Layout: every entry has a `UInt16` step from the entry before it; every 64th entry (the first of
 /// a block) is an anchor, whose full value is kept in `anchors` (its step slot is unused, 0). A step that
 /// does not fit (negative, or 0xFFFF and above) is the escape 0xFFFF and the entry's full value is
-/// appended to `escapes`; each anchor records where its block's escapes start in `escapes`.
+/// appended to `escapes` (the value, not the step: a step between extreme values would overflow `Int64`);
+/// each anchor records where its block's escapes start in `escapes`.
 ///
 /// ```
 /// index      0      1      2     ...   63      64     65     66    ...
@@ -17,8 +19,12 @@
 /// escapes [ value 2, value 66, ... ]                                       8 bytes an escape
 /// ```
 ///
-/// Bytes used: about 2 per entry plus 16 per 64 entries plus 8 per escape, against 8 per entry for
-/// `[Int64]` (the arrays grow by doubling, so up to twice that while filling).
+/// The steps are kept in pages of 4096 (8 KiB): a full table costs its entries and at most one page
+/// more, not the up to twice of an array grown by doubling, growing copies nothing, and a copy that is
+/// appended to (a packet map with the end entry added) copies only the last page.
+///
+/// Bytes used: about 2 per entry plus 16 per 64 entries plus 8 per escape, against 8 per entry (and up
+/// to 16 while an array grows by doubling) for `[Int64]`.
 struct PositionTable: Sendable, Equatable {
     /// Entries in a block: one anchor every `blockSize` entries.
     static let blockSize = 64
@@ -32,7 +38,7 @@ struct PositionTable: Sendable, Equatable {
     }
 
     /// Per entry, the step from the previous entry (0 for the first entry of a block), or `escape`.
-    private var steps: [UInt16] = []
+    private var steps = StepPages()
     /// Per block of `blockSize` entries, its first entry.
     private var anchors: [Anchor] = []
     /// The full values of the escaped entries, in order.
@@ -100,12 +106,6 @@ struct PositionTable: Sendable, Equatable {
         return self[next] - self[i]
     }
 
-    /// Makes room for `n` entries in all (the escapes grow as needed).
-    mutating func reserveCapacity(_ n: Int) {
-        steps.reserveCapacity(n)
-        anchors.reserveCapacity((n + PositionTable.blockSize - 1) / PositionTable.blockSize)
-    }
-
     /// Removes and returns the last entry (the table must not be empty).
     @discardableResult
     mutating func removeLast() -> Int64 {
@@ -170,7 +170,7 @@ struct PositionTable: Sendable, Equatable {
         let lastBlockStart = (blocks - 1) * PositionTable.blockSize
         var escapeCount = anchors[blocks - 1].firstEscape
         for j in (lastBlockStart + 1) ..< n where steps[j] == PositionTable.escape { escapeCount += 1 }
-        result.steps = Array(steps[0 ..< n])
+        result.steps = steps.prefix(n)
         result.anchors = Array(anchors[0 ..< blocks])
         result.escapes = Array(escapes[0 ..< escapeCount])
         result.lastValue = self[n - 1]
@@ -278,5 +278,58 @@ extension PositionTable: ExpressibleByArrayLiteral {
     /// A table of the literal's values, in order.
     init(arrayLiteral elements: Int64...) {
         self.init(elements)
+    }
+}
+
+/// The steps of a `PositionTable`: pages of `pageSize` `UInt16` values, every page but the last full.
+///
+/// ```
+/// pages [ page 0: steps 0 ..< 4096 | page 1: steps 4096 ..< 8192 | ... | last page: the rest ]
+/// ```
+struct StepPages: Sendable, Equatable {
+    /// Steps in a page (a multiple of `PositionTable.blockSize`).
+    static let pageSize = 4096
+
+    private var pages: [[UInt16]] = []
+    /// The number of steps.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The steps the pages hold room for, for `PositionTable.bytesUsed`.
+    var capacity: Int { pages.reduce(0) { $0 + $1.capacity } }
+
+    subscript(i: Int) -> UInt16 {
+        pages[i / StepPages.pageSize][i % StepPages.pageSize]
+    }
+
+    mutating func append(_ step: UInt16) {
+        if count % StepPages.pageSize == 0 {
+            var page: [UInt16] = []
+            // The first page grows as an array does (small tables stay small); later ones are made whole.
+            if !pages.isEmpty { page.reserveCapacity(StepPages.pageSize) }
+            pages.append(page)
+        }
+        pages[pages.count - 1].append(step)
+        count += 1
+    }
+
+    @discardableResult
+    mutating func removeLast() -> UInt16 {
+        let step = pages[pages.count - 1].removeLast()
+        if pages[pages.count - 1].isEmpty { pages.removeLast() }
+        count -= 1
+        return step
+    }
+
+    /// The first `n` steps (`0 ... count`): full pages are shared, not copied.
+    func prefix(_ n: Int) -> StepPages {
+        var result = StepPages()
+        let full = n / StepPages.pageSize
+        let rest = n % StepPages.pageSize
+        result.pages = Array(pages[0 ..< full])
+        if rest > 0 { result.pages.append(Array(pages[full][0 ..< rest])) }
+        result.count = n
+        return result
     }
 }

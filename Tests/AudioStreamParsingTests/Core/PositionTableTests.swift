@@ -261,6 +261,41 @@ struct PositionTableTests {
         }
     }
 
+    @Test("page boundaries of the steps (every 4096 entries)")
+    func pages() {
+        let model = Self.values(.mixed, count: 9000, start: 0, seed: 41)
+        let table = PositionTable(model)
+        Self.expectSame(table, model, "9000 mixed")
+        for n in [4095, 4096, 4097, 8191, 8192, 8193] {
+            Self.expectSame(table.prefix(n), Array(model.prefix(n)), "prefix(\(n))")
+            var replaced = table.prefix(n)
+            var expected = Array(model.prefix(n))
+            for replacement in [expected[n - 2], expected[n - 2] + 0xFFFF, expected[n - 2] - 9] {
+                replaced.replaceLast(replacement)
+                expected[n - 1] = replacement
+                Self.expectSame(replaced, expected, "replaceLast(\(replacement)) at \(n - 1)")
+            }
+        }
+        var shrinking = table.prefix(8194)
+        var expected = Array(model.prefix(8194))
+        while expected.count > 4090 {
+            #expect(shrinking.removeLast() == expected.removeLast())
+            if expected.count % 64 < 2 || expected.count % 4096 < 3 {
+                Self.expectSame(shrinking, expected, "removeLast to \(expected.count)")
+            }
+        }
+        // A copy that is appended to leaves the original alone.
+        var copy = table
+        copy.append(1)
+        #expect(copy.count == model.count + 1)
+        Self.expectSame(table, model, "original after a copy grew")
+        for i in stride(from: 0, to: model.count, by: 7) {
+            for probe in [model[i] - 1, model[i], model[i] + 1] {
+                #expect(table.lastIndex(notAbove: probe) == Self.modelLastIndex(model, notAbove: probe))
+            }
+        }
+    }
+
     @Test("a table made ascending again by replaceLast answers lastIndex like the model")
     func lastIndexAfterRepair() {
         var model = Self.values(.small, count: 130, start: 0, seed: 23)

@@ -55,8 +55,19 @@ extension MP4Parser {
         readMetadata(&context, movie, notes: &notes)
         readChapterTrack(&context, movie, chosen, notes: &notes)
         if !movie.isFragmented || samples.count > 0 {
-            try publish(&context, mediaStart: nil)
+            // Not fragmented: the packet map is built by `releaseMovieBytes`, once the box's bytes are gone.
+            try publish(&context, mediaStart: nil, buildingPacketMap: movie.isFragmented)
         }
+    }
+
+    /// After `readMovie`, once the caller no longer holds the `moov` bytes: a published movie that is not
+    /// fragmented reads nothing more from them (its sample tables are decoded, its metadata, chapters and
+    /// gapless information announced), so they are released, then the packet map (which `readMovie` left
+    /// to this) is built. The peak then holds the box or the map, not both.
+    mutating func releaseMovieBytes() {
+        guard published, let isFragmented = movie?.isFragmented, !isFragmented else { return }
+        movie?.bytes = []
+        rebuildPacketMap()
     }
 
     static func describe(_ tracks: [MP4Track], selected: UInt32?, chapters: [UInt32]) -> [TrackInfo] {
@@ -171,11 +182,6 @@ extension MP4Parser {
     ) {
         let scale = frameScale ?? Self.identityScale
         let sizes = samples.sizes
-        var total = 1
-        for run in runs { total += run.count }
-        // A first fill gets the exact size; an extension grows as arrays do (no exact reserve per fragment).
-        if offsets.isEmpty { offsets.reserveCapacity(total) }
-        if starts.isEmpty { starts.reserveCapacity(total) }
         var frame = frame
         var end = end
         for run in runs {
@@ -221,7 +227,9 @@ extension MP4Parser {
 
     /// Announces the header: format, cookie, layout, counts, bit rate, gapless info, metadata, `dataOffset`
     /// (the first sample's offset; without samples, `mediaStart` or the end of the `moov`).
-    mutating func publish(_ context: inout ParseContext, mediaStart: Int64?) throws(AudioStreamError) {
+    mutating func publish(
+        _ context: inout ParseContext, mediaStart: Int64?, buildingPacketMap: Bool = true
+    ) throws(AudioStreamError) {
         guard var entry, let track, let movie else { return }
         published = true
         // The entry cannot tell the frames per packet (Opus, USAC, FLAC with a variable block size): every
@@ -282,14 +290,14 @@ extension MP4Parser {
         if !metadata.isEmpty { values.append(.metadata(metadata)) }
         values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
         context.publishHeader(values, dataOffset: offset)
-        rebuildPacketMap()
+        if buildingPacketMap { rebuildPacketMap() }
     }
 
     /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
     func gaplessInfo(movie: MP4Movie, track: MP4Track, totalFrames: Int64) -> PacketTableInfo? {
         guard let entry else { return nil }
         var fromEdits: PacketTableInfo?
-        if let elst = track.editList {
+        if let elst = track.editList, elst.start >= movie.bytes.startIndex, elst.end <= movie.bytes.endIndex {
             fromEdits = MP4Gapless.fromEditList(
                 movie.bytes[elst.start..<elst.end], movieTimescale: movie.timescale, mediaTimescale: track.timescale,
                 sampleRate: entry.streamDescription.sampleRate, totalFrames: totalFrames)
