@@ -3,7 +3,8 @@ import Testing
 
 /// `PositionTable` against a plain `[Int64]` holding the same values (the model): every read, after
 /// appends, `replaceLast`, `removeLast` and `prefix`, for small steps, steps around the 0xFFFF escape,
-/// huge and negative steps, and tables that cross anchor boundaries (every 64 entries).
+/// huge and negative steps, runs of one step (uniform blocks), and tables that cross anchor boundaries
+/// (every 64 entries) and step pages (every 4096).
 @Suite("PositionTable")
 struct PositionTableTests {
     /// A small deterministic generator (SplitMix64), so that failures replay.
@@ -34,6 +35,10 @@ struct PositionTableTests {
         case mixed
         /// Mostly small, some negative (the table is not ascending).
         case negative
+        /// 960 (uniform blocks, as constant frames per packet make), now and then another step.
+        case constant
+        /// 0xFFFE, the largest step kept as a step, every time (uniform blocks of it).
+        case constantLargest
 
         var description: String {
             switch self {
@@ -42,6 +47,8 @@ struct PositionTableTests {
             case .huge: "huge"
             case .mixed: "mixed"
             case .negative: "negative"
+            case .constant: "constant"
+            case .constantLargest: "constantLargest"
             }
         }
 
@@ -59,6 +66,10 @@ struct PositionTableTests {
                 }
             case .negative:
                 return g.below(4) == 0 ? -g.below(1 << 20) : g.below(2000)
+            case .constant:
+                return g.below(150) == 0 ? g.below(70_000) : 960
+            case .constantLargest:
+                return 0xFFFE
             }
         }
     }
@@ -261,11 +272,11 @@ struct PositionTableTests {
         }
     }
 
-    @Test("page boundaries of the steps (every 4096 entries)")
-    func pages() {
-        let model = Self.values(.mixed, count: 9000, start: 0, seed: 41)
+    @Test("page boundaries of the steps (every 4096 entries)", arguments: [StepKind.mixed, .constant])
+    func pages(kind: StepKind) {
+        let model = Self.values(kind, count: 9000, start: 0, seed: 41)
         let table = PositionTable(model)
-        Self.expectSame(table, model, "9000 mixed")
+        Self.expectSame(table, model, "9000 \(kind)")
         for n in [4095, 4096, 4097, 8191, 8192, 8193] {
             Self.expectSame(table.prefix(n), Array(model.prefix(n)), "prefix(\(n))")
             var replaced = table.prefix(n)

@@ -81,6 +81,12 @@ struct MP4SampleSizes: Equatable {
     }
 }
 
+extension MP4SampleSizes: ExpressibleByArrayLiteral {
+    init(arrayLiteral elements: UInt32...) {
+        for size in elements { append(size) }
+    }
+}
+
 /// The samples of the parsed track, in the order their bytes come in the file (ascending offset), as runs.
 ///
 /// Built from the `moov` sample tables (`MP4SampleTable.decode`) or appended to fragment by fragment
