@@ -52,9 +52,9 @@ struct PacketMap {
     /// Frames per packet when constant.
     var framesPerPacket: Int64?
     /// When known, the start offset of every packet plus the end of the last one (`count + 1` entries).
-    var packetOffsets: [Int64]?
+    var packetOffsets: PositionTable?
     /// When known, the start frame of every packet plus the total (`count + 1` entries).
-    var packetFrames: [Int64]?
+    var packetFrames: PositionTable?
     /// The number of packets, when known.
     var packetCount: Int64?
     /// For packets the constants and tables above do not place: an estimated byte offset (a seek
@@ -93,7 +93,7 @@ struct PacketMap {
             return Translation(value: PacketPosition(packet: frame / fpp, offsetInPacket: frame % fpp), isEstimated: false)
         }
         if let table = packetFrames, let last = table.last, frame < last {
-            let i = PacketMap.lastIndex(in: table, notAbove: frame)
+            let i = table.lastIndex(notAbove: frame)
             return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: frame - table[i]), isEstimated: false)
         }
         return unplacedFramePacket?(frame)
@@ -124,11 +124,12 @@ struct PacketMap {
             return Translation(value: PacketPosition(packet: byte / bpp, offsetInPacket: byte % bpp), isEstimated: false)
         }
         if let table = packetOffsets, let last = table.last, byte < last {
-            var i = PacketMap.lastIndex(in: table, notAbove: byte)
+            var i = table.lastIndex(notAbove: byte)
+            let start = table[i]
             // Packets that share a position (the raw data blocks of one ADTS frame, recorded at the frame's
             // start): the byte belongs to the first of them.
-            while i > 0 && table[i - 1] == table[i] { i -= 1 }
-            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - table[i]), isEstimated: false)
+            while i > 0 && table[i - 1] == start { i -= 1 }
+            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - start), isEstimated: false)
         }
         if let estimate = estimatedPacket?(byte) { return Translation(value: estimate, isEstimated: true) }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {

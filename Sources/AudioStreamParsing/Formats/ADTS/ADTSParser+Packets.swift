@@ -52,7 +52,7 @@ extension ADTSParser {
         totals.seconds += seconds
         totals.end = start + Int64(length)
         if !packetOffsets.isEmpty && Int64(packetOffsets.count - 1) == totals.packets {
-            packetOffsets[packetOffsets.count - 1] = totals.end - dataOffset
+            packetOffsets.replaceLast(totals.end - dataOffset)
         }
         if totals.packets >= totals.nextAnnouncement {
             announceRates(&context)
@@ -67,9 +67,9 @@ extension ADTSParser {
         if Int64(recorded) == totals.packets && recorded < limits.maxPacketTableEntries {
             let relative = frameStart - dataOffset
             if packetOffsets.isEmpty {
-                packetOffsets = [relative, relative]
+                packetOffsets = PositionTable([relative, relative])
             } else {
-                packetOffsets[packetOffsets.count - 1] = relative
+                packetOffsets.replaceLast(relative)
                 packetOffsets.append(relative)
             }
         }

@@ -97,7 +97,7 @@ struct ADTSParser: FormatParser {
     var totals = Totals()
     /// Frame start (relative to `dataOffset`) of every packet on the frontier, plus the end of the
     /// last frame; bounded by `ParserLimits.maxPacketTableEntries`.
-    var packetOffsets: [Int64] = []
+    var packetOffsets = PositionTable()
     /// False once the packet indices no longer count from the first frame (after a discontinuity or an
     /// estimated seek).
     var indicesExact = true

@@ -82,16 +82,16 @@ enum CAFVarint: Equatable {
 ///
 /// Only what varies is stored: the start offset of every packet (relative to the first audio byte)
 /// when sizes vary, the start frame of every packet when durations vary, each with one extra entry
-/// for the end. The arrays grow as entries are read, never from `mNumberPackets`.
+/// for the end. The tables grow as entries are read, never from `mNumberPackets`.
 struct CAFPacketTable {
     /// `mBytesPerPacket` (0 when sizes vary).
     let constantSize: Int64
     /// `mFramesPerPacket` (0 when durations vary).
     let constantFrames: Int64
     /// Start offset of each packet plus the end (`count + 1` entries) when sizes vary, else `[]`.
-    private(set) var offsets: [Int64] = []
+    private(set) var offsets: PositionTable = []
     /// Start frame of each packet plus the total (`count + 1` entries) when durations vary, else `[]`.
-    private(set) var frameStarts: [Int64] = []
+    private(set) var frameStarts: PositionTable = []
     /// The number of packets.
     private(set) var count = 0
     /// The largest packet.
@@ -111,19 +111,19 @@ struct CAFPacketTable {
     var hasVariableFrames: Bool { constantFrames == 0 }
 
     /// The bytes of all packets.
-    var totalBytes: Int64 { hasVariableSizes ? offsets[count] : constantSize * Int64(count) }
+    var totalBytes: Int64 { hasVariableSizes ? offsets.last ?? 0 : constantSize * Int64(count) }
     /// The frames of all packets.
-    var totalFrames: Int64 { hasVariableFrames ? frameStarts[count] : constantFrames * Int64(count) }
+    var totalFrames: Int64 { hasVariableFrames ? frameStarts.last ?? 0 : constantFrames * Int64(count) }
 
     /// The offset of packet `index` (0…count) from the first audio byte.
     func offset(of index: Int) -> Int64 { hasVariableSizes ? offsets[index] : constantSize * Int64(index) }
     /// The size of packet `index` (0..<count).
     func size(of index: Int) -> Int64 {
-        hasVariableSizes ? offsets[index + 1] - offsets[index] : constantSize
+        hasVariableSizes ? offsets.step(after: index) : constantSize
     }
     /// The frames of packet `index` (0..<count).
     func frames(of index: Int) -> Int64 {
-        hasVariableFrames ? frameStarts[index + 1] - frameStarts[index] : constantFrames
+        hasVariableFrames ? frameStarts.step(after: index) : constantFrames
     }
 
     /// Appends one packet; false (and nothing appended) when a running total would overflow.
@@ -133,13 +133,13 @@ struct CAFPacketTable {
         var overflow = false
         // Constant fields: the totals are products; checking them here keeps every later read in range.
         if hasVariableSizes {
-            (end.bytes, overflow) = offsets[count].addingReportingOverflow(size)
+            (end.bytes, overflow) = (offsets.last ?? 0).addingReportingOverflow(size)
         } else {
             overflow = constantSize.multipliedReportingOverflow(by: next).overflow
         }
         if overflow { return false }
         if hasVariableFrames {
-            (end.frames, overflow) = frameStarts[count].addingReportingOverflow(frames)
+            (end.frames, overflow) = (frameStarts.last ?? 0).addingReportingOverflow(frames)
         } else {
             overflow = constantFrames.multipliedReportingOverflow(by: next).overflow
         }
@@ -161,8 +161,8 @@ struct CAFPacketTable {
             let index = (byte + constantSize - 1) / constantSize
             return Int(min(index, Int64(count)))
         }
-        if byte > offsets[count] { return count }
-        let i = PacketMap.lastIndex(in: offsets, notAbove: byte)
+        if byte > offsets.last ?? 0 { return count }
+        let i = offsets.lastIndex(notAbove: byte)
         return offsets[i] == byte ? i : i + 1
     }
 

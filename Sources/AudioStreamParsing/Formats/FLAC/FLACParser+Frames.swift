@@ -409,7 +409,7 @@ extension FLACParser {
                 packetOffsets = [relative]
                 packetFrames = [0]
             } else {
-                packetOffsets[packetOffsets.count - 1] = relative
+                packetOffsets.replaceLast(relative)
             }
             packetOffsets.append(relative + Int64(size))
             packetFrames.append(totals.frames + Int64(header.blockSize))

@@ -104,8 +104,8 @@ struct FLACParser: FormatParser {
     var totals = Totals()
     /// Frame offsets (relative to `dataOffset`) and start frames of every packet parsed in order, plus
     /// the end; bounded by `maxPacketTableEntries`.
-    var packetOffsets: [Int64] = []
-    var packetFrames: [Int64] = []
+    var packetOffsets: PositionTable = []
+    var packetFrames: PositionTable = []
     /// False once packet indices no longer count from the first frame (discontinuity, estimated seek).
     var indicesExact = true
     /// Set by a seek or discontinuity: the next frame emitted resets the packet index from its number.

@@ -46,7 +46,8 @@ struct MP4TrackExtends: Equatable {
 ///                         v1: creation UInt64, modification UInt64, timescale UInt32, duration UInt64
 /// ```
 struct MP4Movie {
-    /// The `moov` box's bytes (header included); every `MP4Box` below indexes into it.
+    /// The `moov` box's bytes (header included); every `MP4Box` below indexes into it. Emptied by
+    /// `MP4Parser.releaseMovieBytes` once a movie that is not fragmented is published (nothing reads it after).
     var bytes: ArraySlice<UInt8>
     var timescale: UInt32 = 0
     var tracks: [MP4Track] = []

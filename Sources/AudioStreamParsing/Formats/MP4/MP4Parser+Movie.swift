@@ -55,8 +55,19 @@ extension MP4Parser {
         readMetadata(&context, movie, notes: &notes)
         readChapterTrack(&context, movie, chosen, notes: &notes)
         if !movie.isFragmented || samples.count > 0 {
-            try publish(&context, mediaStart: nil)
+            // Not fragmented: the packet map is built by `releaseMovieBytes`, once the box's bytes are gone.
+            try publish(&context, mediaStart: nil, buildingPacketMap: movie.isFragmented)
         }
+    }
+
+    /// After `readMovie`, once the caller no longer holds the `moov` bytes: a published movie that is not
+    /// fragmented reads nothing more from them (its sample tables are decoded, its metadata, chapters and
+    /// gapless information announced), so they are released, then the packet map (which `readMovie` left
+    /// to this) is built. The peak then holds the box or the map, not both.
+    mutating func releaseMovieBytes() {
+        guard published, let isFragmented = movie?.isFragmented, !isFragmented else { return }
+        movie?.bytes = []
+        rebuildPacketMap()
     }
 
     static func describe(_ tracks: [MP4Track], selected: UInt32?, chapters: [UInt32]) -> [TrackInfo] {
@@ -140,8 +151,8 @@ extension MP4Parser {
             map = PacketMap(bytesPerPacket: Int64(size), framesPerPacket: fpp, packetCount: count)
             return
         }
-        var offsets: [Int64] = []
-        var starts: [Int64] = []
+        var offsets = PositionTable()
+        var starts = PositionTable()
         appendSamples(samples.runs[...], dataOffset: dataOffset, from: 0, end: 0, &offsets, &starts)
         map = PacketMap(packetOffsets: offsets, packetFrames: starts, packetCount: count)
     }
@@ -155,7 +166,7 @@ extension MP4Parser {
             rebuildPacketMap()
             return
         }
-        // Keep a copy-free append: take the arrays out of the map first.
+        // Keep a copy-free append: take the tables out of the map first.
         map = .unknown
         let frame = starts.removeLast()
         let end = offsets.removeLast()
@@ -167,42 +178,29 @@ extension MP4Parser {
     /// (the end of the last sample, the total frames), continuing from frame `frame` and end `end`.
     private func appendSamples(
         _ runs: ArraySlice<MP4SampleRun>, dataOffset: Int64, from frame: Int64, end: Int64,
-        _ offsets: inout [Int64], _ starts: inout [Int64]
+        _ offsets: inout PositionTable, _ starts: inout PositionTable
     ) {
         let scale = frameScale ?? Self.identityScale
         let sizes = samples.sizes
-        var total = 1
-        for run in runs { total += run.count }
         var frame = frame
         var end = end
-        // Written through buffers of the exact size (no uniqueness check or growth per sample), then appended.
-        let newStarts = [Int64](unsafeUninitializedCapacity: total) { startBuffer, startCount in
-            let newOffsets = [Int64](unsafeUninitializedCapacity: total) { offsetBuffer, offsetCount in
-                var i = 0
-                for run in runs {
-                    var at = run.offset - dataOffset
-                    var durations = MP4DurationWalker(samples, run, from: 0)
-                    for k in 0..<run.count {
-                        offsetBuffer[i] = at
-                        startBuffer[i] = frame
-                        switch run.size {
-                        case .constant(let s): at += Int64(s)
-                        case .table(let base): at += Int64(sizes[base + k])
-                        case .timeToSample: break
-                        }
-                        frame += scale.frames(durations.next())
-                        i += 1
-                    }
-                    end = at
+        for run in runs {
+            var at = run.offset - dataOffset
+            var durations = MP4DurationWalker(samples, run, from: 0)
+            for k in 0..<run.count {
+                offsets.append(at)
+                starts.append(frame)
+                switch run.size {
+                case .constant(let s): at += Int64(s)
+                case .table(let base): at += Int64(sizes[base + k])
+                case .timeToSample: break
                 }
-                offsetBuffer[i] = end
-                startBuffer[i] = frame
-                offsetCount = i + 1
-                startCount = i + 1
+                frame += scale.frames(durations.next())
             }
-            if offsets.isEmpty { offsets = newOffsets } else { offsets.append(contentsOf: newOffsets) }
+            end = at
         }
-        if starts.isEmpty { starts = newStarts } else { starts.append(contentsOf: newStarts) }
+        offsets.append(end)
+        starts.append(frame)
     }
 
     /// The frames per sample when every sample has the same duration.
@@ -229,7 +227,9 @@ extension MP4Parser {
 
     /// Announces the header: format, cookie, layout, counts, bit rate, gapless info, metadata, `dataOffset`
     /// (the first sample's offset; without samples, `mediaStart` or the end of the `moov`).
-    mutating func publish(_ context: inout ParseContext, mediaStart: Int64?) throws(AudioStreamError) {
+    mutating func publish(
+        _ context: inout ParseContext, mediaStart: Int64?, buildingPacketMap: Bool = true
+    ) throws(AudioStreamError) {
         guard var entry, let track, let movie else { return }
         published = true
         // The entry cannot tell the frames per packet (Opus, USAC, FLAC with a variable block size): every
@@ -290,14 +290,14 @@ extension MP4Parser {
         if !metadata.isEmpty { values.append(.metadata(metadata)) }
         values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
         context.publishHeader(values, dataOffset: offset)
-        rebuildPacketMap()
+        if buildingPacketMap { rebuildPacketMap() }
     }
 
     /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
     func gaplessInfo(movie: MP4Movie, track: MP4Track, totalFrames: Int64) -> PacketTableInfo? {
         guard let entry else { return nil }
         var fromEdits: PacketTableInfo?
-        if let elst = track.editList {
+        if let elst = track.editList, elst.start >= movie.bytes.startIndex, elst.end <= movie.bytes.endIndex {
             fromEdits = MP4Gapless.fromEditList(
                 movie.bytes[elst.start..<elst.end], movieTimescale: movie.timescale, mediaTimescale: track.timescale,
                 sampleRate: entry.streamDescription.sampleRate, totalFrames: totalFrames)

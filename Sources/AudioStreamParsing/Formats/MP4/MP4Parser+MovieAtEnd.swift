@@ -22,7 +22,9 @@ extension MP4Parser {
         let afterMedia = start + size
         if options.bufferUnparsedMediaUpTo > 0 {
             switch try lookAheadForMovie(&context, from: Int(size)) {
-            case .found: return .continue
+            case .found:
+                releaseMovieBytes()
+                return .continue
             case .needMoreData(let n): return .needMoreData(atLeast: n)
             case .tooFar(let moovAt):
                 if !options.allowsByteRangeRequests {

@@ -214,11 +214,14 @@ struct MP4Parser: FormatParser {
                 if start != movieOffset { context.diagnose("mp4 (moov): a second movie box is ignored") }
                 return skipBox(&context, header)
             }
-            guard let body = try wholeBox(&context, header, limit: context.limits.maxBufferedBytes) else {
-                return .needMoreData(atLeast: Int(header.size ?? 0))
+            do {
+                guard let body = try wholeBox(&context, header, limit: context.limits.maxBufferedBytes) else {
+                    return .needMoreData(atLeast: Int(header.size ?? 0))
+                }
+                context.window.consume(body.count)
+                try readMovie(&context, body[...], at: start)
             }
-            context.window.consume(body.count)
-            try readMovie(&context, body[...], at: start)
+            releaseMovieBytes()
             if let first = mediaBeforeMovie, options.allowsByteRangeRequests {
                 mediaBeforeMovie = nil
                 context.announce(.requestedByteOffset(first))

@@ -46,6 +46,47 @@ struct MP4TimeToSample: Equatable {
     }
 }
 
+/// Per-sample sizes (`stsz`, `stz2`, `trun` entries), in order: 2 bytes a sample while every size fits in
+/// a `UInt16` (compressed audio packets do), 4 bytes once one does not.
+///
+/// ```
+/// narrow [ size 0 | size 1 | ... ]  UInt16, while every size is at most 0xFFFF (wide empty)
+/// wide   [ size 0 | size 1 | ... ]  UInt32, from the first larger size on (narrow emptied)
+/// ```
+struct MP4SampleSizes: Equatable {
+    private var narrow: [UInt16] = []
+    private var wide: [UInt32] = []
+    private var isWide = false
+
+    var count: Int { isWide ? wide.count : narrow.count }
+
+    subscript(i: Int) -> UInt32 { isWide ? wide[i] : UInt32(narrow[i]) }
+
+    mutating func append(_ size: UInt32) {
+        if !isWide {
+            if size <= UInt32(UInt16.max) {
+                narrow.append(UInt16(size))
+                return
+            }
+            wide.reserveCapacity(Swift.max(narrow.capacity, narrow.count + 1))
+            for s in narrow { wide.append(UInt32(s)) }
+            narrow = []
+            isWide = true
+        }
+        wide.append(size)
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        if isWide { wide.reserveCapacity(n) } else { narrow.reserveCapacity(n) }
+    }
+}
+
+extension MP4SampleSizes: ExpressibleByArrayLiteral {
+    init(arrayLiteral elements: UInt32...) {
+        for size in elements { append(size) }
+    }
+}
+
 /// The samples of the parsed track, in the order their bytes come in the file (ascending offset), as runs.
 ///
 /// Built from the `moov` sample tables (`MP4SampleTable.decode`) or appended to fragment by fragment
@@ -54,7 +95,7 @@ struct MP4TimeToSample: Equatable {
 /// its declared count. The total sample count is bounded by `ParserLimits.maxPacketTableEntries`.
 struct MP4SampleList: Equatable {
     var runs: [MP4SampleRun] = []
-    var sizes: [UInt32] = []
+    var sizes = MP4SampleSizes()
     var durations: [UInt32] = []
     var timeToSample = MP4TimeToSample()
     /// Samples in all runs.

@@ -29,7 +29,7 @@ extension MPEGAudioParser {
         // Work on local copies (written back before anything reads them).
         var stats = statistics
         var offsets = packetOffsets
-        packetOffsets = []
+        packetOffsets = PositionTable()
         var recording = packetIndicesAreExact && !packetTableIsFull
         // Header addresses depend on each other: overlap their cache misses (HeaderPrefetch).
         var prefetch = HeaderPrefetch()
@@ -52,9 +52,9 @@ extension MPEGAudioParser {
                 let offset = position - dataOffset
                 let packet = context.nextPacketIndex
                 if offsets.isEmpty {
-                    if packet == 0 { offsets = [offset, offset + Int64(length)] }
+                    if packet == 0 { offsets = PositionTable([offset, offset + Int64(length)]) }
                 } else if packet == Int64(offsets.count - 1) {
-                    offsets[offsets.count - 1] = offset
+                    offsets.replaceLast(offset)
                     offsets.append(offset + Int64(length))
                 }
                 if offsets.count > maxEntries {

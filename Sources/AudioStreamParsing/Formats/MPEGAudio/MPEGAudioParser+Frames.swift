@@ -117,9 +117,9 @@ extension MPEGAudioParser {
     mutating func recordOffset(packet: Int64, at offset: Int64, length: Int, _ context: inout ParseContext) {
         guard packetIndicesAreExact, !packetTableIsFull else { return }
         if packetOffsets.isEmpty {
-            if packet == 0 { packetOffsets = [offset, offset + Int64(length)] }
+            if packet == 0 { packetOffsets = PositionTable([offset, offset + Int64(length)]) }
         } else if packet == Int64(packetOffsets.count - 1) {
-            packetOffsets[packetOffsets.count - 1] = offset
+            packetOffsets.replaceLast(offset)
             packetOffsets.append(offset + Int64(length))
         }
         if packetOffsets.count > context.limits.maxPacketTableEntries {

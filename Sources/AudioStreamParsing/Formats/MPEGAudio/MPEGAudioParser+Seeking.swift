@@ -52,7 +52,7 @@ struct MPEGSeekEstimator: Sendable {
     /// The frame count, when declared.
     let frameCount: Int64?
 
-    init(stream: MPEGStream, statistics: MPEGStatistics, packetOffsets: [Int64]) {
+    init(stream: MPEGStream, statistics: MPEGStatistics, packetOffsets: PositionTable) {
         infoFrameLength = Int64(stream.infoFrameLength)
         anchorPacket = Int64(max(0, packetOffsets.count - 1))
         anchorOffset = packetOffsets.last ?? 0

@@ -82,7 +82,7 @@ struct MPEGAudioParser: FormatParser {
     /// The ID3v2 tag being read between frames (kept outside `state` so it is mutated in place).
     var tagReader: ID3v2StreamReader?
     /// The start of every packet seen (relative to the data offset), then the end of the last.
-    var packetOffsets: [Int64] = []
+    var packetOffsets = PositionTable()
     var packetTableIsFull = false
     /// False after an estimated seek: packet indices may be off by a frame, so offsets are not recorded.
     var packetIndicesAreExact = true

@@ -376,7 +376,7 @@ extension OggParser {
         if !indicesApproximate, index >= 0, index + 1 < Int64(packetFrames.count) {
             // Delivered before a seek: its frame count is known exactly (a Vorbis packet's count depends on
             // the packet before it, which the resumed feed may not have shown).
-            frames = packetFrames[Int(index) + 1] - packetFrames[Int(index)]
+            frames = packetFrames.step(after: Int(index))
         }
         if !s.hasAnnouncedFormat {
             announceFormat(&s, &context, dataOffset: p.pageOffset)

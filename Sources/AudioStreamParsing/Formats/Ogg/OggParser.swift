@@ -56,9 +56,9 @@ struct OggParser: FormatParser {
     // Packet geometry (for translations and seeking), relative to `dataOffset`.
     var dataOffset: Int64?
     /// Per delivered packet: the start of the page where it begins.
-    var pageOffsets: [Int64] = []
+    var pageOffsets: PositionTable = []
     /// Per delivered packet: the first frame; one more entry than `pageOffsets` (the total).
-    var packetFrames: [Int64] = [0]
+    var packetFrames: PositionTable = [0]
     /// Tables stop growing after a discontinuity or an estimated seek (packet indices are no longer exact),
     /// until an exact seek.
     var tablesFrozen = false
@@ -176,11 +176,13 @@ struct OggParser: FormatParser {
         // The start of the page where each packet begins. The end entry only once the stream has ended:
         // before, the next packet begins on some later page, whose offset is not known until it is read; and
         // only when the table holds every packet (it stops at `limits.maxPacketTableEntries`).
-        map.packetOffsets = packetCount == Int64(pageOffsets.count) ? pageOffsets + [endOfPages] : pageOffsets
+        var offsets = pageOffsets
+        if packetCount == Int64(pageOffsets.count) { offsets.append(endOfPages) }
+        map.packetOffsets = offsets
         map.packetFrames = packetFrames
         if let landing, landing.firstIndex < Int64(packetFrames.count) {
             // The table's total is the start of the packet after its last one, which the landing numbered.
-            map.packetFrames = Array(packetFrames.prefix(Int(landing.firstIndex)))
+            map.packetFrames = packetFrames.prefix(Int(landing.firstIndex))
         }
         map.packetCount = packetCount
         let estimator = OggFrameEstimator(tableFrames: map.packetFrames ?? [], landing: landing)
@@ -207,7 +209,8 @@ struct OggParser: FormatParser {
             // Exact: the feed restarts at the page where the packet begins; drop the packets that begin
             // on that page before it.
             var first = Int(packet)
-            while first > 0 && pageOffsets[first - 1] == pageOffsets[Int(packet)] { first -= 1 }
+            let pageOffset = pageOffsets[first]
+            while first > 0 && pageOffsets[first - 1] == pageOffset { first -= 1 }
             packetsToDrop = Int(packet) - first
             // Packet indices are exact again: the tables may grow from where they end.
             tablesFrozen = tableFull

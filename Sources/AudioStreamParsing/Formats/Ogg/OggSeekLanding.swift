@@ -46,12 +46,12 @@ struct OggSeekLanding {
 /// frames per packet.
 struct OggFrameEstimator: Sendable {
     /// The exact table: first frame of every packet it holds, plus the total.
-    let tableFrames: [Int64]
+    let tableFrames: PositionTable
     let landingFirstIndex: Int64?
     let landingStartFrame: Int64?
     let landingFrames: [Int64]
 
-    init(tableFrames: [Int64], landing: OggSeekLanding?) {
+    init(tableFrames: PositionTable, landing: OggSeekLanding?) {
         self.tableFrames = tableFrames
         if let landing, let start = landing.startFrame {
             landingFirstIndex = landing.firstIndex
