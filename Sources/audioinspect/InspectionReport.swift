@@ -219,9 +219,10 @@ final class Inspector {
         defer { progress?.clear() }
         // A regular file is mapped a window at a time instead of read (see `MappedBytes`). For a format
         // whose parser reads every byte, a second thread pages in the next window while this one is
-        // parsed, and unmaps the windows done with (`MappedWindowWorker`).
+        // parsed (`MappedWindowWorker`); the windows are then half as long, so that the two mapped at once
+        // hold no more memory than one did.
         var mapping = true
-        let windowSize = max(options.readSize, 1 << 16)
+        var windowSize = max(options.readSize, 1 << 16)
         var worker: MappedWindowWorker?
         var lookahead: MappedBytes?
         var decided = false
@@ -252,10 +253,13 @@ final class Inspector {
                         window.unmap()
                         throw error
                     }
-                    if let worker { worker.unmap(window) } else { window.unmap() }
+                    window.unmap()
                     if !decided, let type = parser.fileFormat {
                         decided = true
-                        if Self.readsEveryByte(type) { worker = MappedWindowWorker() }
+                        if Self.readsEveryByte(type) {
+                            worker = MappedWindowWorker()
+                            windowSize = max(windowSize / 2, 1 << 16)
+                        }
                     }
                 } else {
                     mapping = false

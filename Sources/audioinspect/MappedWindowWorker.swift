@@ -7,18 +7,18 @@ import Darwin
 #endif
 
 /// A second thread for the page-table work of mapped input (`MappedBytes`): it pages in the window the
-/// parser reads next while the parser reads the current one, and unmaps the windows the parser is done
-/// with. The page faults and the unmapping then run beside the parse instead of inside it.
+/// parser reads next while the parser reads the current one, so those page faults run beside the parse
+/// instead of inside it.
 ///
 /// Only for formats whose parser reads every byte (Ogg: the CRC-32 of every page): where a parser skips
 /// payloads (PCM, FLAC's header chain, MP3 and ADTS headers) paging in every byte would be wasted work
-/// and resident memory. The parser never touches a window after `unmap(_:)`, and `populate(_:)` only
-/// asks the kernel (`madvise`, which fails harmlessly on an address range that is no longer mapped),
-/// so the two threads never race on memory.
+/// and resident memory. The caller unmaps windows itself, once parsed (unmapping here let windows pile
+/// up, mapped and resident, whenever this thread fell behind). `populate(_:)` only asks the kernel
+/// (`madvise`, which fails harmlessly on an address range that is no longer mapped), so the two
+/// threads never race on memory.
 final class MappedWindowWorker {
     private enum Job {
         case populate(UnsafeMutableRawPointer, Int)
-        case unmap(MappedBytes)
     }
 
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -63,11 +63,6 @@ final class MappedWindowWorker {
         submit(.populate(region.start, region.count))
     }
 
-    /// Unmaps the window (the caller no longer reads it).
-    func unmap(_ window: MappedBytes) {
-        submit(.unmap(window))
-    }
-
     /// Finishes the queued jobs and ends the thread.
     func stop() {
         pthread_mutex_lock(lock)
@@ -105,8 +100,6 @@ final class MappedWindowWorker {
                 #if os(Linux)
                 _ = madvise(start, count, 22)  // MADV_POPULATE_READ
                 #endif
-            case .unmap(let window):
-                window.unmap()
             }
         }
     }
