@@ -148,12 +148,11 @@ struct PositionTable: Sendable, Equatable {
             anchors[anchors.count - 1].value = value
         } else {
             // The last block is never uniform: its last slot is the last of `steps`.
-            let step = steps[steps.count - 1]
+            let step = steps.last
             // `lastValue` is `previous + step`: the subtraction does not overflow.
             let p = step == PositionTable.escape ? self[i - 1] : lastValue - Int64(step)
-            steps.removeLast()
             if step == PositionTable.escape { escapes.removeLast() }
-            appendStep(to: value, from: p)
+            steps.replaceLast(encodeStep(to: value, from: p))
             previous = p
         }
         if let previous {
@@ -282,15 +281,18 @@ struct PositionTable: Sendable, Equatable {
         return start + found
     }
 
-    /// Appends the step from `previous` to `value` (an escape when it does not fit in a `UInt16` below 0xFFFF).
+    /// Appends the step from `previous` to `value`.
     private mutating func appendStep(to value: Int64, from previous: Int64) {
+        steps.append(encodeStep(to: value, from: previous))
+    }
+
+    /// The step from `previous` to `value`, or the escape (`value` then appended to `escapes`) when it does
+    /// not fit in a `UInt16` below 0xFFFF.
+    private mutating func encodeStep(to value: Int64, from previous: Int64) -> UInt16 {
         let (step, overflow) = value.subtractingReportingOverflow(previous)
-        if !overflow, step >= 0, step < Int64(PositionTable.escape) {
-            steps.append(UInt16(step))
-        } else {
-            steps.append(PositionTable.escape)
-            escapes.append(value)
-        }
+        if !overflow, step >= 0, step < Int64(PositionTable.escape) { return UInt16(step) }
+        escapes.append(value)
+        return PositionTable.escape
     }
 
     /// The last block, complete and stored: made uniform (its slots dropped) when its 63 steps are one value.
@@ -298,12 +300,7 @@ struct PositionTable: Sendable, Equatable {
         let b = anchors.count - 1
         let first = anchors[b].firstStep
         let step = steps[first + 1]
-        guard step != PositionTable.escape else { return }
-        var j = 2
-        while j < PositionTable.blockSize {
-            if steps[first + j] != step { return }
-            j += 1
-        }
+        guard step != PositionTable.escape, steps.steps(from: first + 1, allEqual: step) else { return }
         steps.removeLast(PositionTable.blockSize)
         anchors[b].firstStep = -1 - Int(step)
     }
@@ -365,57 +362,91 @@ extension PositionTable: ExpressibleByArrayLiteral {
 /// The steps of a `PositionTable`: pages of `pageSize` `UInt16` values, every page but the last full.
 ///
 /// ```
-/// pages [ page 0: steps 0 ..< 4096 | page 1: steps 4096 ..< 8192 | ... | last page: the rest ]
+/// full [ page 0: steps 0 ..< 4096 | page 1: steps 4096 ..< 8192 | ... ]   each exactly pageSize
+/// tail [ the rest: 1 ... 4096 steps (none when empty) ]                   appended to in place
 /// ```
 struct StepPages: Sendable, Equatable {
-    /// Steps in a page (a multiple of `PositionTable.blockSize`).
+    /// Steps in a page (a multiple of `PositionTable.blockSize`, so that no block spans two pages).
     static let pageSize = 4096
 
-    private var pages: [[UInt16]] = []
-    /// The number of steps.
-    private(set) var count = 0
+    /// The full pages before the last.
+    private var full: [[UInt16]] = []
+    /// The last page: 1 ... `pageSize` steps, or none when there are none at all.
+    private var tail: [UInt16] = []
 
-    var isEmpty: Bool { count == 0 }
+    /// The number of steps.
+    var count: Int { full.count * StepPages.pageSize + tail.count }
+
+    var isEmpty: Bool { tail.isEmpty }
 
     /// The steps the pages hold room for, for `PositionTable.bytesUsed`.
-    var capacity: Int { pages.reduce(0) { $0 + $1.capacity } }
+    var capacity: Int { full.reduce(tail.capacity) { $0 + $1.capacity } }
 
     subscript(i: Int) -> UInt16 {
-        pages[i / StepPages.pageSize][i % StepPages.pageSize]
+        let page = i / StepPages.pageSize
+        return page < full.count ? full[page][i % StepPages.pageSize] : tail[i - full.count * StepPages.pageSize]
     }
 
     mutating func append(_ step: UInt16) {
-        if count % StepPages.pageSize == 0 {
-            var page: [UInt16] = []
+        if tail.count == StepPages.pageSize {
+            full.append(tail)
             // The first page grows as an array does (small tables stay small); later ones are made whole.
-            if !pages.isEmpty { page.reserveCapacity(StepPages.pageSize) }
-            pages.append(page)
+            tail = []
+            tail.reserveCapacity(StepPages.pageSize)
         }
-        pages[pages.count - 1].append(step)
-        count += 1
+        tail.append(step)
+    }
+
+    /// The last step (not empty).
+    var last: UInt16 { tail[tail.count - 1] }
+
+    /// Replaces the last step (not empty).
+    mutating func replaceLast(_ step: UInt16) {
+        tail[tail.count - 1] = step
     }
 
     @discardableResult
     mutating func removeLast() -> UInt16 {
-        let step = pages[pages.count - 1].removeLast()
-        if pages[pages.count - 1].isEmpty { pages.removeLast() }
-        count -= 1
+        let step = tail.removeLast()
+        if tail.isEmpty, !full.isEmpty { tail = full.removeLast() }
         return step
     }
 
     /// Removes the last `k` steps (`0 ... count`).
     mutating func removeLast(_ k: Int) {
-        for _ in 0 ..< k { removeLast() }
+        var k = k
+        while k > 0 {
+            let n = Swift.min(k, tail.count)
+            tail.removeLast(n)
+            k -= n
+            if tail.isEmpty, !full.isEmpty { tail = full.removeLast() }
+        }
+    }
+
+    /// True when every step from `start` to the end is `value`.
+    func steps(from start: Int, allEqual value: UInt16) -> Bool {
+        let tailStart = full.count * StepPages.pageSize
+        if start >= tailStart { return tail[(start - tailStart)...].allSatisfy { $0 == value } }
+        var i = start
+        while i < count {
+            if self[i] != value { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The first `n` steps (`0 ... count`): full pages are shared, not copied.
     func prefix(_ n: Int) -> StepPages {
         var result = StepPages()
-        let full = n / StepPages.pageSize
-        let rest = n % StepPages.pageSize
-        result.pages = Array(pages[0 ..< full])
-        if rest > 0 { result.pages.append(Array(pages[full][0 ..< rest])) }
-        result.count = n
+        guard n > 0 else { return result }
+        let pages = (n - 1) / StepPages.pageSize + 1
+        let rest = n - (pages - 1) * StepPages.pageSize
+        for p in 0 ..< pages - 1 { result.full.append(page(p)) }
+        let last = page(pages - 1)
+        result.tail = rest == last.count ? last : Array(last[0 ..< rest])
         return result
     }
+
+    /// Page `p` (`full` or, the last, `tail`).
+    private func page(_ p: Int) -> [UInt16] { p < full.count ? full[p] : tail }
 }
