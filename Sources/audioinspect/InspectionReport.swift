@@ -142,7 +142,7 @@ struct InspectOptions: Equatable {
     /// it arrives.
     var chunkSize: Int?
     /// The size of each read (the buffer is allocated once and reused).
-    var readSize = 1 << 20
+    var readSize = 1 << 19
     /// Show a progress line on standard error when it is a terminal (see `ProgressLine`).
     var showProgress = false
 }
@@ -203,8 +203,11 @@ final class Inspector {
     }
 
     private func run(_ input: inout some ByteSource) -> InspectionReport.Failure? {
-        // One read buffer, allocated once (when the input is not mapped) and reused for every read.
-        var buffer: [UInt8] = []
+        // One read buffer, allocated once (when the input is not mapped) and reused for every read. It is
+        // not zero-filled: its pages become resident only as reads fill them (a pipe delivers at most its
+        // capacity, 64 KiB on Linux, per read).
+        var buffer: UnsafeMutableRawBufferPointer?
+        defer { buffer?.deallocate() }
         var chunker = Chunker(size: options.chunkSize)
         let parser = self.parser
         var flags: ParseFlags = []
@@ -263,14 +266,14 @@ final class Inspector {
                     }
                 } else {
                     mapping = false
-                    if buffer.isEmpty { buffer = [UInt8](repeating: 0, count: max(1, options.readSize)) }
-                    count = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
+                    let raw =
+                        buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, options.readSize), alignment: 16)
+                    buffer = raw
+                    count = try input.read(into: raw)
                     if count == 0 { break }
                     done += Int64(count)
                     progress?.update(done: done)
-                    try buffer.withUnsafeBytes { raw in
-                        try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
-                    }
+                    try chunker.feed(UnsafeRawBufferPointer(rebasing: raw[0..<count]), feed)
                 }
                 if let offset = requestedOffset {
                     // Feed from the requested offset, flagged as a discontinuity (`requestedByteOffset`).
