@@ -75,7 +75,7 @@ struct CommandLineOptions: Equatable {
     static let help = """
         OVERVIEW: Inspect an audio file or stream: format, duration, packets, tags, gapless info.
 
-        Reads FILE (or standard input when FILE is -) incrementally, in 512 KiB reads, feeding each read to the
+        Reads FILE (or standard input when FILE is -) incrementally, in 1 MiB reads, feeding each read to the
         parser as it arrives, so `curl URL | audioinspect -` inspects a network stream. An http:// or https://
         URL is fetched directly (with Icy-MetaData: 1; ICY titles are printed); --follow prints titles and
         running counts as the stream plays.

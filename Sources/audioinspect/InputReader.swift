@@ -60,11 +60,6 @@ struct MappedBytes {
     func unmap() {
         if let mapping { _ = munmap(mapping, mappingLength) }
     }
-
-    /// The whole mapping (page-aligned), or `nil` for the empty window at the end of the file.
-    var region: (start: UnsafeMutableRawPointer, count: Int)? {
-        mapping.map { ($0, mappingLength) }
-    }
 }
 
 

@@ -142,7 +142,7 @@ struct InspectOptions: Equatable {
     /// it arrives.
     var chunkSize: Int?
     /// The size of each read (the buffer is allocated once and reused).
-    var readSize = 1 << 19
+    var readSize = 1 << 20
     /// Show a progress line on standard error when it is a terminal (see `ProgressLine`).
     var showProgress = false
 }
@@ -220,50 +220,18 @@ final class Inspector {
         var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
         var done: Int64 = 0
         defer { progress?.clear() }
-        // A regular file is mapped a window at a time instead of read (see `MappedBytes`). For a format
-        // whose parser reads every byte, a second thread pages in the next window while this one is
-        // parsed (`MappedWindowWorker`); the windows are then half as long, so that the two mapped at once
-        // hold no more memory than one did.
+        // A regular file is mapped a window at a time instead of read (see `MappedBytes`).
         var mapping = true
-        var windowSize = max(options.readSize, 1 << 16)
-        var worker: MappedWindowWorker?
-        var lookahead: MappedBytes?
-        var decided = false
-        defer {
-            if let lookahead { lookahead.unmap() }
-            worker?.stop()
-        }
         do {
             while true {
                 var count = 0
-                let next = lookahead ?? (mapping ? input.mapNext(maxCount: windowSize) : nil)
-                lookahead = nil
-                if let window = next {
+                if mapping, let window = input.mapNext(maxCount: max(options.readSize, 1 << 16)) {
+                    defer { window.unmap() }
                     count = window.bytes.count
-                    if count == 0 {
-                        window.unmap()
-                        break
-                    }
-                    if let worker, let ahead = input.mapNext(maxCount: windowSize) {
-                        worker.populate(ahead)
-                        lookahead = ahead
-                    }
+                    if count == 0 { break }
                     done += Int64(count)
                     progress?.update(done: done)
-                    do {
-                        try chunker.feed(window.bytes, feed)
-                    } catch {
-                        window.unmap()
-                        throw error
-                    }
-                    window.unmap()
-                    if !decided, let type = parser.fileFormat {
-                        decided = true
-                        if Self.readsEveryByte(type) {
-                            worker = MappedWindowWorker()
-                            windowSize = max(windowSize / 2, 1 << 16)
-                        }
-                    }
+                    try chunker.feed(window.bytes, feed)
                 } else {
                     mapping = false
                     let raw =
@@ -278,10 +246,6 @@ final class Inspector {
                 if let offset = requestedOffset {
                     // Feed from the requested offset, flagged as a discontinuity (`requestedByteOffset`).
                     requestedOffset = nil
-                    if let ahead = lookahead {
-                        ahead.unmap()
-                        lookahead = nil
-                    }
                     try input.seek(to: offset)
                     chunker = Chunker(size: options.chunkSize)
                     flags = .discontinuity
@@ -299,12 +263,6 @@ final class Inspector {
         } catch {
             return InspectionReport.Failure(code: "wht?", offset: nil, message: "\(error)")
         }
-    }
-
-    /// File types whose parser reads every byte of the input (Ogg checks the CRC-32 of every page), so
-    /// that paging the input in ahead of the parser pays.
-    static func readsEveryByte(_ type: AudioFileType) -> Bool {
-        type == .ogg
     }
 
     /// Appends a batch's packets, merging back-to-back packets of equal size and frames into runs.

@@ -170,14 +170,13 @@ struct AudioInspectTests {
         #expect(fromFile == fromMemory)
     }
 
-    /// Ogg files larger than one 64 KiB window: mapped window by window, the next one paged in by the
-    /// second thread (`MappedWindowWorker`, used for formats whose parser reads every byte) and the
-    /// finished ones unmapped by it, they give the report of the same bytes parsed from memory.
+    /// Ogg files larger than one 64 KiB window (pages straddle the windows): mapped window by window, they
+    /// give the report of the same bytes parsed from memory.
     @Test(
-        "Ogg files mapped in several windows with the paging thread give the in-memory report",
+        "Ogg files mapped in several windows give the in-memory report",
         arguments: ["ogg/flac-96000-2ch-s24-spans-pages.oga", "ogg/vorbis-22050-1ch-big-comment.ogg",
                     "ogg/opus-48000-2ch-picture-opusenc.opus"])
-    func mappedWindowsWithThePagingThread(_ name: String) throws {
+    func oggMappedInSeveralWindows(_ name: String) throws {
         let path = Fixtures.root.appendingPathComponent(name).path
         let bytes = try Fixtures.bytes(name)
         #expect(bytes.count > 1 << 16, "\(name) spans more than one window")
