@@ -125,6 +125,22 @@ struct PositionTable: Sendable, Equatable {
 
     /// Appends `value`.
     mutating func append(_ value: Int64) {
+        // The common case, inline: inside a block, a step that fits.
+        if count % PositionTable.blockSize != 0 && value >= lastValue {
+            let (step, overflow) = value.subtractingReportingOverflow(lastValue)
+            if !overflow && step < Int64(PositionTable.escape) {
+                steps.append(UInt16(truncatingIfNeeded: step))
+                count += 1
+                lastValue = value
+                return
+            }
+        }
+        appendSlowly(value)
+    }
+
+    /// `append` beyond the common case (a new block, a step that does not fit, a descent).
+    @inline(never)
+    private mutating func appendSlowly(_ value: Int64) {
         if count > 0 && value < lastValue { descents += 1 }
         if count % PositionTable.blockSize == 0 {
             // The block before is complete: keep only its step when it is uniform.
@@ -141,6 +157,8 @@ struct PositionTable: Sendable, Equatable {
     /// Replaces the last entry with `value` (the table must not be empty).
     mutating func replaceLast(_ value: Int64) {
         precondition(count > 0, "PositionTable.replaceLast on an empty table")
+        // The parsers' usual call: the provisional end of the last packet is the next packet's start.
+        if value == lastValue { return }
         let i = count - 1
         var previous: Int64?
         if i % PositionTable.blockSize == 0 {
