@@ -220,18 +220,27 @@ final class Inspector {
         var progress = options.showProgress ? ProgressLine.forTerminal(total: input.byteCount) : nil
         var done: Int64 = 0
         defer { progress?.clear() }
-        // A regular file is mapped a window at a time instead of read (see `MappedBytes`).
+        // A regular file is mapped a window at a time instead of read (see `MappedBytes`). Once the format
+        // is known, a stream whose parser reads its bytes (frame headers, Ogg pages) gets half-size
+        // windows: the whole window becomes resident there, while a container whose payload is never
+        // touched (PCM, FLAC frames, MP4 samples) keeps the larger windows and fewer mmap calls.
         var mapping = true
+        var windowSize = max(options.readSize, 1 << 16)
+        var decided = false
         do {
             while true {
                 var count = 0
-                if mapping, let window = input.mapNext(maxCount: max(options.readSize, 1 << 16)) {
+                if mapping, let window = input.mapNext(maxCount: windowSize) {
                     defer { window.unmap() }
                     count = window.bytes.count
                     if count == 0 { break }
                     done += Int64(count)
                     progress?.update(done: done)
                     try chunker.feed(window.bytes, feed)
+                    if !decided, let type = parser.fileFormat {
+                        decided = true
+                        if Self.readsStreamBytes(type) { windowSize = max(windowSize / 2, 1 << 16) }
+                    }
                 } else {
                     mapping = false
                     let raw =
@@ -263,6 +272,12 @@ final class Inspector {
         } catch {
             return InspectionReport.Failure(code: "wht?", offset: nil, message: "\(error)")
         }
+    }
+
+    /// File types whose parser reads the bytes of the stream as it goes (MPEG audio and ADTS frame
+    /// headers, every byte of an Ogg page for its CRC), so that a mapped window becomes resident whole.
+    static func readsStreamBytes(_ type: AudioFileType) -> Bool {
+        [.mp3, .mp2, .mp1, .aacADTS, .ogg, .latmInLOAS, .ac3].contains(type)
     }
 
     /// Appends a batch's packets, merging back-to-back packets of equal size and frames into runs.
