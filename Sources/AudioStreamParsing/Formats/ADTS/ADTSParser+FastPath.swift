@@ -29,7 +29,7 @@ extension ADTSParser {
             let length = ADTSFastHeader.frameLength(word)
             let headerLength = ADTSFastHeader.protectionAbsent(word) ? ADTSHeader.fixedSize : ADTSHeader.fixedSize + 2
             guard length >= headerLength + 1, end - i - length >= 8 else { break }
-            prefetch.frame(in: bytes, at: i, stride: length)
+            prefetch.frame(in: bytes, at: i)
             // Its successor: a valid header that agrees (`ADTSSync.successor` answers `.frame`).
             let next = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt64.self))
             guard next & ADTSFastHeader.fixedMask == expected, ADTSFastHeader.isValidLength(next) else { break }

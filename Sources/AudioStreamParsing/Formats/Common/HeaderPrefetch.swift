@@ -2,7 +2,7 @@
 ///
 /// Each header's address depends on the previous frame's length, so a miss per frame would stall the
 /// walk on memory latency, and with variable frame lengths (VBR) no stride predicts where the next
-/// headers are. So the walk sweeps ahead instead: ``frame(in:at:stride:)`` loads one byte of every
+/// headers are. So the walk sweeps ahead instead: ``frame(in:at:)`` loads one byte of every
 /// 64-byte cache line from where the sweep stopped up to `distance` bytes past the current frame —
 /// independent loads whose misses overlap, about one per cache line of input, so the headers are in the
 /// cache by the time the walk reaches them. The loaded bytes are summed into ``touched``, which the
@@ -15,9 +15,9 @@ struct HeaderPrefetch {
     /// Where the sweep stopped.
     private var swept = 0
 
-    /// Called once per frame walked, at its start `i` in `bytes` (`stride`, its length, is not needed).
+    /// Called once per frame walked, at its start `i` in `bytes`.
     @inline(__always)
-    mutating func frame(in bytes: UnsafeRawBufferPointer, at i: Int, stride: Int) {
+    mutating func frame(in bytes: UnsafeRawBufferPointer, at i: Int) {
         let target = Swift.min(i &+ Self.distance, bytes.count)
         var p = Swift.max(swept, i &+ 64)
         while p < target {

@@ -6,6 +6,13 @@ extension FLACParser {
         min(theoreticalFrameBound, limits.maxPacketBytes, limits.maxBufferedBytes - FLACFrameHeader.maximumSize)
     }
 
+    /// `frameBound`, and the bound a frame's end is looked for within before a later header counts as
+    /// proof of damage: STREAMINFO's maximum frame size when known, else the same.
+    func frameBounds(_ info: FLACStreamInfo, _ limits: ParserLimits) -> (hard: Int, soft: Int) {
+        let bound = frameBound(limits)
+        return (bound, info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound)
+    }
+
     /// The largest frame STREAMINFO allows, without the limits.
     var theoreticalFrameBound: Int {
         guard let info = streamInfo else { return FLACFrameHeader.maximumSize + 3 }
@@ -69,8 +76,7 @@ extension FLACParser {
         guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
         if !scan.checksCRC, let step = stepFrameByHeaders(&scan, info, &context) { return step }
         let window = context.window
-        let bound = frameBound(context.limits)
-        let soft = info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound
+        let (bound, soft) = frameBounds(info, context.limits)
         let minimum = scan.header.length + 3
         var i = scan.scanned
         var crc = scan.crc
@@ -160,8 +166,7 @@ extension FLACParser {
         _ scan: inout FrameScan, _ info: FLACStreamInfo, _ context: inout ParseContext
     ) -> ParseStep? {
         let window = context.window
-        let bound = frameBound(context.limits)
-        let soft = info.maximumFrameSize > 0 ? min(bound, Int(info.maximumFrameSize)) : bound
+        let (bound, soft) = frameBounds(info, context.limits)
         let expected = scan.header.nextNumber
         // A frame has at least its header, one subframe header byte and the footer.
         var i = max(scan.scanned, scan.header.length + 3, Int(info.minimumFrameSize))
@@ -203,53 +208,14 @@ extension FLACParser {
     }
 
     /// The offset in `from..<to` of the first 0xFF followed by 0xF8 or 0xF9 (a possible sync code), or
-    /// of a 0xFF as the last byte there (its next byte is not known yet).
+    /// of a 0xFF as the last byte there (its next byte is not known yet). The 0xFF bytes are found with
+    /// `InputWindow.firstIndex(of:from:to:)` (`memchr`).
     static func nextPossibleSync(_ window: InputWindow, from start: Int, to end: Int) -> Int? {
-        var found: Int?
-        var position = start
-        window.withContiguousSegments(at: start, count: end - start) { segment in
-            guard found == nil, let base = segment.baseAddress else { return }
-            if let k = Self.nextPossibleSync(base, count: segment.count) {
-                found = position + k
-            }
-            position += segment.count
-        }
-        // A 0xFF ending a segment that is not the last: its next byte is the next segment's first.
-        if let f = found, f + 1 < end, window.peekUInt8(at: f + 1).map({ $0 & 0xFE != 0xF8 }) == true {
-            return nextPossibleSync(window, from: f + 1, to: end)
-        }
-        return found
-    }
-
-    /// `nextPossibleSync` in one contiguous segment, 16 bytes at a time (two 64-bit words tested for a
-    /// 0xFF byte at once); only a block holding a 0xFF is looked at byte by byte.
-    @inline(__always)
-    static func nextPossibleSync(_ base: UnsafeRawPointer, count: Int) -> Int? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var k = 0
-        while k < count {
-            let end: Int
-            if k + 16 <= count {
-                let a = base.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-                let b = base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self)
-                // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
-                if ((~a &- ones) & a | (~b &- ones) & b) & highs == 0 {
-                    k += 16
-                    continue
-                }
-                end = k + 16
-            } else {
-                end = count
-            }
-            while k < end {
-                if base.load(fromByteOffset: k, as: UInt8.self) == 0xFF
-                    && (k + 1 == count || base.load(fromByteOffset: k + 1, as: UInt8.self) & 0xFE == 0xF8)
-                {
-                    return k
-                }
-                k += 1
-            }
+        var i = start
+        while let j = window.firstIndex(of: 0xFF, from: i, to: end) {
+            guard j + 1 < end, let next = window.peekUInt8(at: j + 1) else { return j }
+            if next & 0xFE == 0xF8 { return j }
+            i = j + 1
         }
         return nil
     }

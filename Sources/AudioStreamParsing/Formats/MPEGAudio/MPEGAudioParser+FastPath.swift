@@ -43,7 +43,7 @@ extension MPEGAudioParser {
             guard let (length, bitRate) = table.frame(word), length > MPEGFrameHeader.byteCount,
                 end - i - length >= MPEGFrameHeader.byteCount
             else { break }
-            prefetch.frame(in: bytes, at: i, stride: length)
+            prefetch.frame(in: bytes, at: i)
             let next = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt32.self))
             guard MPEGFrameTable.isValidHeader(next) else { break }
             let position = chunkBase + Int64(i)

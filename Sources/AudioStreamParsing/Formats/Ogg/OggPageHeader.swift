@@ -60,8 +60,9 @@ struct OggPageHeader: Equatable {
             lacing: OggLacing())
     }
 
-    /// `peek` into existing storage (the header is about 300 bytes: returning it copies them). Returns
-    /// false, leaving `header` unspecified, when the bytes are not all readable yet.
+    /// Reads the header at `offset` after the window's position into existing storage (the header is
+    /// about 300 bytes: returning it would copy them). Returns false, leaving `header` unspecified, when
+    /// its bytes are not all readable yet; the caller has checked the capture pattern.
     static func read(_ window: InputWindow, at offset: Int = 0, into header: inout OggPageHeader) -> Bool {
         guard let segments = window.peekUInt8(at: offset + 26),
             window.readable >= offset + fixedSize + Int(segments),
@@ -81,26 +82,6 @@ struct OggPageHeader: Equatable {
         header.lacing.removeAll()
         window.withContiguousSegments(at: offset + fixedSize, count: Int(segments)) { header.lacing.append($0) }
         return true
-    }
-
-    /// Reads the header at `offset` after the window's position. Returns `nil` when its bytes are not
-    /// all readable yet; the caller has checked the capture pattern.
-    static func peek(_ window: InputWindow, at offset: Int = 0) -> OggPageHeader? {
-        guard let segments = window.peekUInt8(at: offset + 26),
-            window.readable >= offset + fixedSize + Int(segments),
-            let version = window.peekUInt8(at: offset + 4),
-            let type = window.peekUInt8(at: offset + 5),
-            let granule = window.peekUInt(at: offset + 6, byteCount: 8, bigEndian: false),
-            let serial = window.peekUInt(at: offset + 14, byteCount: 4, bigEndian: false),
-            let sequence = window.peekUInt(at: offset + 18, byteCount: 4, bigEndian: false),
-            let crc = window.peekUInt(at: offset + 22, byteCount: 4, bigEndian: false)
-        else { return nil }
-        var lacing = OggLacing()
-        window.withContiguousSegments(at: offset + fixedSize, count: Int(segments)) { lacing.append($0) }
-        return OggPageHeader(
-            version: version, headerType: type, granulePosition: Int64(bitPattern: granule),
-            serialNumber: UInt32(truncatingIfNeeded: serial), sequenceNumber: UInt32(truncatingIfNeeded: sequence),
-            checksum: UInt32(truncatingIfNeeded: crc), lacing: lacing)
     }
 
     /// The checksum of the page whose header is this one, at `offset` after the window's position;
