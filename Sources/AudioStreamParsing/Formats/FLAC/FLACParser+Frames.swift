@@ -166,7 +166,7 @@ extension FLACParser {
         _ scan: inout FrameScan, _ info: FLACStreamInfo, _ context: inout ParseContext
     ) -> ParseStep? {
         let window = context.window
-        let (bound, soft) = frameBounds(info, context.limits)
+        let soft = frameBounds(info, context.limits).soft
         let expected = scan.header.nextNumber
         // A frame has at least its header, one subframe header byte and the footer.
         var i = max(scan.scanned, scan.header.length + 3, Int(info.minimumFrameSize))
