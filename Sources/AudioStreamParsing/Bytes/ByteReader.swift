@@ -1,63 +1,124 @@
-/// A bounds-checked reader over a fully buffered structure (a chunk body, a header).
+/// A bounds-checked reader over a structure held whole in memory (a chunk or box body, a codec
+/// header, a tag frame).
 ///
-/// `read*` advance, `peek*` do not; every read returns `nil` when the bytes run out, never traps.
-/// Endianness is stated at every call site (`bigEndian:`), with no default: WAVE is little-endian,
-/// AIFF, CAF and NeXT are big-endian.
+/// `read…` advance, `peek…` do not; every read returns `nil` when the bytes run out and never traps.
+/// Integers name their byte order (`readInteger(as:endianness:)`, swift-nio's vocabulary); there is
+/// no default. The reader views an `ArraySlice` without copying it: `offset` counts from the start
+/// of the slice (or of the `range` it was made with), not from the start of the underlying array.
 struct ByteReader {
-    /// The bytes being read.
-    let bytes: [UInt8]
-    /// The index of the next byte.
-    private(set) var offset: Int = 0
+    /// The bytes being read (indices are the underlying array's).
+    let bytes: ArraySlice<UInt8>
+    /// The index in `bytes` of the next byte.
+    private(set) var index: Int
+    /// The index in `bytes` one past the last readable byte.
+    let endIndex: Int
+    /// Where reading started (`offset` counts from here).
+    let startIndex: Int
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// Bytes left to read.
-    var remaining: Int { bytes.count - offset }
-
-    mutating func readUInt8() -> UInt8? {
-        guard offset < bytes.count else { return nil }
-        defer { offset += 1 }
-        return bytes[offset]
+    /// A reader over all of `bytes`.
+    init(_ bytes: [UInt8]) {
+        self.init(bytes[...])
     }
 
-    mutating func readUInt16(bigEndian: Bool) -> UInt16? { readInteger(2, bigEndian: bigEndian).map { UInt16($0) } }
-    mutating func readUInt24(bigEndian: Bool) -> UInt32? { readInteger(3, bigEndian: bigEndian).map { UInt32($0) } }
-    mutating func readUInt32(bigEndian: Bool) -> UInt32? { readInteger(4, bigEndian: bigEndian).map { UInt32($0) } }
-    mutating func readUInt64(bigEndian: Bool) -> UInt64? { readInteger(8, bigEndian: bigEndian) }
+    /// A reader over all of `bytes` (no copy).
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.init(bytes, bytes.indices)
+    }
 
-    /// A four-character code (always big-endian byte order, as written).
-    mutating func readFourCC() -> UInt32? { readInteger(4, bigEndian: true).map { UInt32($0) } }
+    /// A reader over `range` of `bytes` (indices of the underlying array); the range is clamped to
+    /// the slice.
+    init(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>) {
+        self.bytes = bytes
+        let clamped = range.clamped(to: bytes.indices)
+        self.startIndex = clamped.lowerBound
+        self.index = clamped.lowerBound
+        self.endIndex = clamped.upperBound
+    }
 
-    /// The next `count` bytes.
+    /// Bytes read so far.
+    var offset: Int { index - startIndex }
+    /// Bytes left to read.
+    var remaining: Int { endIndex - index }
+
+    // MARK: Integers
+
+    /// The next integer of `T`'s width in `endianness` order, or `nil` when fewer bytes remain.
+    mutating func readInteger<T: FixedWidthInteger & UnsignedInteger>(
+        as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        readInteger(byteCount: MemoryLayout<T>.size, as: type, endianness: endianness)
+    }
+
+    /// The next `byteCount`-byte unsigned integer (1 … `T`'s width; 3 for 24-bit fields), or `nil`
+    /// when fewer bytes remain.
+    mutating func readInteger<T: FixedWidthInteger & UnsignedInteger>(
+        byteCount: Int, as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        guard let value = peekInteger(at: 0, byteCount: byteCount, as: type, endianness: endianness) else { return nil }
+        index += byteCount
+        return value
+    }
+
+    /// The integer of `T`'s width `ahead` bytes after the current one, without moving.
+    func peekInteger<T: FixedWidthInteger & UnsignedInteger>(
+        at ahead: Int = 0, as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        peekInteger(at: ahead, byteCount: MemoryLayout<T>.size, as: type, endianness: endianness)
+    }
+
+    /// The `byteCount`-byte unsigned integer `ahead` bytes after the current one, without moving.
+    func peekInteger<T: FixedWidthInteger & UnsignedInteger>(
+        at ahead: Int = 0, byteCount: Int, as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        guard ahead >= 0, byteCount >= 1, byteCount <= MemoryLayout<T>.size, ahead <= remaining - byteCount
+        else { return nil }
+        let start = index + ahead
+        var value: T = 0
+        switch endianness {
+        case .big:
+            for i in start..<(start + byteCount) { value = value << 8 | T(bytes[i]) }
+        case .little:
+            for i in (start..<(start + byteCount)).reversed() { value = value << 8 | T(bytes[i]) }
+        }
+        return value
+    }
+
+    /// The next byte.
+    mutating func readUInt8() -> UInt8? {
+        guard index < endIndex else { return nil }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    /// The byte `ahead` bytes after the current one, without moving.
+    func peekUInt8(ahead: Int = 0) -> UInt8? {
+        guard ahead >= 0, ahead < remaining else { return nil }
+        return bytes[index + ahead]
+    }
+
+    /// A four-character code (always in the order written, big-endian).
+    mutating func readFourCC() -> UInt32? { readInteger(as: UInt32.self, endianness: .big) }
+
+    // MARK: Bytes
+
+    /// The next `count` bytes, without copying.
     mutating func readBytes(_ count: Int) -> ArraySlice<UInt8>? {
         guard count >= 0, count <= remaining else { return nil }
-        defer { offset += count }
-        return bytes[offset..<(offset + count)]
+        defer { index += count }
+        return bytes[index..<(index + count)]
+    }
+
+    /// Every byte left, without copying.
+    mutating func readRemainingBytes() -> ArraySlice<UInt8> {
+        defer { index = endIndex }
+        return bytes[index..<endIndex]
     }
 
     /// Skips `count` bytes; false (and no move) when fewer remain.
     mutating func skip(_ count: Int) -> Bool {
         guard count >= 0, count <= remaining else { return false }
-        offset += count
+        index += count
         return true
-    }
-
-    /// The byte `ahead` bytes after the current one, without moving.
-    func peekUInt8(ahead: Int = 0) -> UInt8? {
-        let i = offset + ahead
-        guard ahead >= 0, i < bytes.count else { return nil }
-        return bytes[i]
-    }
-
-    private mutating func readInteger(_ size: Int, bigEndian: Bool) -> UInt64? {
-        guard size <= remaining else { return nil }
-        var value: UInt64 = 0
-        for i in 0..<size {
-            let b = UInt64(bytes[offset + i])
-            value |= bigEndian ? b << (8 * UInt64(size - 1 - i)) : b << (8 * UInt64(i))
-        }
-        offset += size
-        return value
     }
 }
 

@@ -158,14 +158,31 @@ struct InputWindow {
         return chunk[chunkRead + offset - pr]
     }
 
-    /// A big- or little-endian unsigned integer of `byteCount` bytes (1…8) at `offset` after the position.
-    func peekUInt(at offset: Int, byteCount: Int, bigEndian: Bool) -> UInt64? {
-        guard byteCount >= 1, byteCount <= 8, offset >= 0, offset <= readable - byteCount else { return nil }
-        var value: UInt64 = 0
-        for i in 0..<byteCount {
-            // Safe to force unwrap: the guard proved offset + byteCount <= readable.
-            let b = UInt64(peekUInt8(at: offset + i)!)
-            value |= bigEndian ? b << (8 * UInt64(byteCount - 1 - i)) : b << (8 * UInt64(i))
+    /// The integer of `T`'s width at `offset` after the position in `endianness` order, or `nil` when
+    /// not all its bytes are readable yet.
+    @inline(__always)
+    func peekInteger<T: FixedWidthInteger & UnsignedInteger>(
+        at offset: Int = 0, as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        peekInteger(at: offset, byteCount: MemoryLayout<T>.size, as: type, endianness: endianness)
+    }
+
+    /// The `byteCount`-byte unsigned integer (1 … `T`'s width; 3 for 24-bit fields) at `offset` after
+    /// the position, or `nil` when not all its bytes are readable yet.
+    func peekInteger<T: FixedWidthInteger & UnsignedInteger>(
+        at offset: Int = 0, byteCount: Int, as type: T.Type = T.self, endianness: Endianness
+    ) -> T? {
+        guard byteCount >= 1, byteCount <= MemoryLayout<T>.size, offset >= 0, offset <= readable - byteCount
+        else { return nil }
+        var value: T = 0
+        switch endianness {
+        case .big:
+            for i in offset..<(offset + byteCount) {
+                // Safe to force unwrap: the guard proved offset + byteCount <= readable.
+                value = value << 8 | T(peekUInt8(at: i)!)
+            }
+        case .little:
+            for i in (offset..<(offset + byteCount)).reversed() { value = value << 8 | T(peekUInt8(at: i)!) }
         }
         return value
     }

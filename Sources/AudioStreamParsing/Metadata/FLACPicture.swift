@@ -46,7 +46,7 @@ struct FLACPicture: Hashable, Sendable {
     static func decode(_ body: ArraySlice<UInt8>, limits: ParserLimits) throws(CodecHeaderError) -> FLACPicture {
         var reader = ByteReader(Array(body))
         func field(_ name: String) throws(CodecHeaderError) -> UInt32 {
-            guard let value = reader.readUInt32(bigEndian: true) else {
+            guard let value = reader.readInteger(as: UInt32.self, endianness: .big) else {
                 throw CodecHeaderError(.invalidFile, "flac (PICTURE): block ends inside the \(name)")
             }
             return value

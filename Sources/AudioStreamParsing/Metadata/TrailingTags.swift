@@ -180,8 +180,8 @@ struct TrailingTags {
     /// (32 bytes must be readable): a header gives the whole tag (`32 + size`); a footer met first
     /// (its items were already passed) gives 32. `nil` for a size below the footer's 32 bytes.
     static func apeTagLength(in window: InputWindow, at offset: Int) -> Int? {
-        guard let size = window.peekUInt(at: offset + 12, byteCount: 4, bigEndian: false),
-            let flags = window.peekUInt(at: offset + 20, byteCount: 4, bigEndian: false)
+        guard let size = window.peekInteger(at: offset + 12, as: UInt32.self, endianness: .little),
+            let flags = window.peekInteger(at: offset + 20, as: UInt32.self, endianness: .little)
         else { return nil }
         let isHeader = flags & 0x2000_0000 != 0
         guard size >= UInt64(apeHeaderByteCount) else { return nil }

@@ -91,21 +91,3 @@ public struct AudioStreamError: Error, Hashable, Sendable, CustomStringConvertib
     /// `"dta? at 1234: wave (fmt ): channel count is zero"`.
     public var description: String { "\(code) at \(byteOffset): \(reason)" }
 }
-
-/// A recoverable oddity the parser noticed and worked around (skipped junk, an unknown chunk, a size
-/// that was corrected, a truncated last packet).
-public struct ParserDiagnostic: Hashable, Sendable, CustomStringConvertible {
-    /// The absolute stream offset the message is about.
-    public var byteOffset: Int64
-    /// A fixed explanation prefixed with the format and chunk or box.
-    public var message: String
-
-    /// Creates a diagnostic.
-    public init(at byteOffset: Int64, _ message: String) {
-        self.byteOffset = byteOffset
-        self.message = message
-    }
-
-    /// `"at 1234: wave: unknown chunk 'junk' skipped"`.
-    public var description: String { "at \(byteOffset): \(message)" }
-}

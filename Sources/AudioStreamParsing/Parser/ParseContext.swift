@@ -64,10 +64,34 @@ struct ParseContext {
         AudioStreamError(code, at: offset ?? window.position, format: fileType, reason)
     }
 
+    /// `error` placed at the current position (or at `offset`).
+    func error(_ error: StructureError, at offset: Int64? = nil) -> AudioStreamError {
+        AudioStreamError(error.code, at: offset ?? window.position, format: fileType, error.reason)
+    }
+
+    /// An error about `structure` at the current position (or at `offset`).
+    func error(
+        _ code: AudioStreamError.Code, at offset: Int64? = nil, _ structure: Structure, _ text: String
+    ) -> AudioStreamError {
+        AudioStreamError(code, at: offset ?? window.position, format: fileType, structure.message(text))
+    }
+
     /// Reports a recoverable oddity.
     mutating func diagnose(at offset: Int64? = nil, _ message: String) {
+        diagnose(.other, at: offset, message)
+    }
+
+    /// Reports a recoverable oddity of `kind` with a message already prefixed.
+    mutating func diagnose(_ kind: ParserDiagnostic.Kind, at offset: Int64? = nil, _ message: String) {
         closeRun()
-        events.append(.diagnostic(ParserDiagnostic(at: offset ?? window.position, message)))
+        events.append(.diagnostic(ParserDiagnostic(kind, at: offset ?? window.position, message)))
+    }
+
+    /// Reports a recoverable oddity of `kind` about `structure`.
+    mutating func diagnose(
+        _ kind: ParserDiagnostic.Kind, at offset: Int64? = nil, _ structure: Structure, _ text: String
+    ) {
+        diagnose(kind, at: offset, structure.message(text))
     }
 
     // MARK: Properties

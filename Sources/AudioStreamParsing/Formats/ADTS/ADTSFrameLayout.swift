@@ -52,7 +52,7 @@ struct ADTSFrameLayout: Equatable {
         }
         let crcOffset = ADTSHeader.fixedSize + 2 * (count - 1)
         guard let protected = window.peekBytes(at: offset, count: crcOffset),
-            let crc = window.peekUInt(at: offset + crcOffset, byteCount: 2, bigEndian: true)
+            let crc = window.peekInteger(at: offset + crcOffset, as: UInt16.self, endianness: .big)
         else {
             return whole("header error check not readable")
         }

@@ -172,6 +172,6 @@ struct ADTSHeader: Hashable, Sendable {
     /// Reads and decodes the header `offset` bytes after the window's position, or `nil` when the 7
     /// bytes are not readable yet.
     static func decode(_ window: InputWindow, at offset: Int) -> Decoded? {
-        window.peekUInt(at: offset, byteCount: fixedSize, bigEndian: true).map { decode($0) }
+        window.peekInteger(at: offset, byteCount: fixedSize, as: UInt64.self, endianness: .big).map { decode($0) }
     }
 }

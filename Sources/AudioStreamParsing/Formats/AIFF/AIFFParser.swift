@@ -31,7 +31,7 @@ struct AIFFParser: FormatParser {
             let expected = UInt8(truncatingIfNeeded: magic >> (8 * UInt32(3 - i)))
             if window.peekUInt8(at: i) != expected { return .noMatch }
         }
-        guard let formType = window.peekUInt(at: 8, byteCount: 4, bigEndian: true) else {
+        guard let formType = window.peekInteger(at: 8, as: UInt32.self, endianness: .big) else {
             return .needMoreData(atLeast: formHeaderByteCount)
         }
         switch UInt32(truncatingIfNeeded: formType) {
@@ -132,7 +132,7 @@ struct AIFFParser: FormatParser {
 
     private mutating func readFormHeader(_ context: inout ParseContext) -> ParseStep {
         let start = context.window.position
-        guard let size = context.window.peekUInt(at: 4, byteCount: 4, bigEndian: true) else {
+        guard let size = context.window.peekInteger(at: 4, as: UInt32.self, endianness: .big) else {
             return .needMoreData(atLeast: Self.formHeaderByteCount)
         }
         if size == 0 || size == 0xFFFF_FFFF {
@@ -150,8 +150,8 @@ struct AIFFParser: FormatParser {
 
     private mutating func readChunkHeader(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         let window = context.window
-        guard let id = window.peekUInt(at: 0, byteCount: 4, bigEndian: true),
-            let size = window.peekUInt(at: 4, byteCount: 4, bigEndian: true)
+        guard let id = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
+            let size = window.peekInteger(at: 4, as: UInt32.self, endianness: .big)
         else { return .needMoreData(atLeast: AIFFChunkHeader.byteCount) }
         let header = AIFFChunkHeader(
             id: UInt32(truncatingIfNeeded: id), size: UInt32(truncatingIfNeeded: size), offset: window.position)
@@ -228,7 +228,7 @@ struct AIFFParser: FormatParser {
     private mutating func readPadByte(at offset: Int64, _ context: inout ParseContext) -> ParseStep {
         guard let byte = context.window.peekUInt8(at: 0) else { return .needMoreData(atLeast: 1) }
         if byte != 0 {
-            guard let id = context.window.peekUInt(at: 0, byteCount: 4, bigEndian: true) else {
+            guard let id = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big) else {
                 return .needMoreData(atLeast: 4)
             }
             if AIFFChunkRegistry.isPlausibleID(UInt32(truncatingIfNeeded: id)) {

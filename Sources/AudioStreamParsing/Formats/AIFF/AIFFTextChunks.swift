@@ -47,9 +47,9 @@ enum AIFFText {
     /// - Returns: false when the chunk ends inside a comment (the comments before it are kept).
     static func readCommentsChunk(_ body: [UInt8], into metadata: inout AudioMetadata) -> Bool {
         var reader = ByteReader(body)
-        guard let numComments = reader.readUInt16(bigEndian: true) else { return body.isEmpty }
+        guard let numComments = reader.readInteger(as: UInt16.self, endianness: .big) else { return body.isEmpty }
         for _ in 0..<numComments {
-            guard reader.skip(6), let count = reader.readUInt16(bigEndian: true),
+            guard reader.skip(6), let count = reader.readInteger(as: UInt16.self, endianness: .big),
                 let text = reader.readBytes(Int(count))
             else { return false }
             if count & 1 == 1 { _ = reader.skip(1) }

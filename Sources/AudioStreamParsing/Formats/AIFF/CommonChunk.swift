@@ -53,9 +53,9 @@ struct CommonChunk: Hashable, Sendable {
     ) throws(AudioStreamError) -> CommonChunk {
         var reader = ByteReader(body)
         guard body.count >= aiffByteCount,
-            let channels = reader.readUInt16(bigEndian: true),
-            let frames = reader.readUInt32(bigEndian: true),
-            let bits = reader.readUInt16(bigEndian: true),
+            let channels = reader.readInteger(as: UInt16.self, endianness: .big),
+            let frames = reader.readInteger(as: UInt32.self, endianness: .big),
+            let bits = reader.readInteger(as: UInt16.self, endianness: .big),
             let rateBytes = reader.readBytes(10),
             let rate = ExtendedFloat(bigEndianBytes: rateBytes)
         else {

@@ -42,8 +42,8 @@ struct SoundDataChunk: Hashable, Sendable {
 
     /// Decodes the fields at the start of the window (the bytes must be readable).
     init?(header: AIFFChunkHeader, window: InputWindow) {
-        guard let offset = window.peekUInt(at: 0, byteCount: 4, bigEndian: true),
-            let blockSize = window.peekUInt(at: 4, byteCount: 4, bigEndian: true)
+        guard let offset = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
+            let blockSize = window.peekInteger(at: 4, as: UInt32.self, endianness: .big)
         else { return nil }
         self.header = header
         self.offset = UInt32(truncatingIfNeeded: offset)

@@ -36,10 +36,10 @@ struct AudioDescriptionChunk: Equatable {
     /// Decodes the 32-byte body, or `nil` when `bytes` is shorter.
     static func decode(_ bytes: [UInt8]) -> AudioDescriptionChunk? {
         var r = ByteReader(bytes)
-        guard let rate = r.readUInt64(bigEndian: true), let id = r.readFourCC(),
-            let flags = r.readUInt32(bigEndian: true), let bpp = r.readUInt32(bigEndian: true),
-            let fpp = r.readUInt32(bigEndian: true),
-            let channels = r.readUInt32(bigEndian: true), let bits = r.readUInt32(bigEndian: true)
+        guard let rate = r.readInteger(as: UInt64.self, endianness: .big), let id = r.readFourCC(),
+            let flags = r.readInteger(as: UInt32.self, endianness: .big), let bpp = r.readInteger(as: UInt32.self, endianness: .big),
+            let fpp = r.readInteger(as: UInt32.self, endianness: .big),
+            let channels = r.readInteger(as: UInt32.self, endianness: .big), let bits = r.readInteger(as: UInt32.self, endianness: .big)
         else { return nil }
         return AudioDescriptionChunk(
             sampleRate: Double(bitPattern: rate), formatID: AudioFormat(rawValue: id), formatFlags: flags,

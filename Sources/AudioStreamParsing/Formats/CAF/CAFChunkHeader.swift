@@ -22,9 +22,9 @@ struct CAFFileHeader: Equatable {
     /// Decodes the header at the window's position, or `nil` when fewer than 8 bytes are readable or the
     /// type is not `'caff'`.
     static func peek(_ window: InputWindow) -> CAFFileHeader? {
-        guard let type = window.peekUInt(at: 0, byteCount: 4, bigEndian: true), UInt32(type) == fileType,
-            let version = window.peekUInt(at: 4, byteCount: 2, bigEndian: true),
-            let flags = window.peekUInt(at: 6, byteCount: 2, bigEndian: true)
+        guard let type = window.peekInteger(at: 0, as: UInt32.self, endianness: .big), UInt32(type) == fileType,
+            let version = window.peekInteger(at: 4, as: UInt16.self, endianness: .big),
+            let flags = window.peekInteger(at: 6, as: UInt16.self, endianness: .big)
         else { return nil }
         return CAFFileHeader(version: UInt16(version), flags: UInt16(flags))
     }
@@ -51,8 +51,8 @@ struct CAFChunkHeader: Equatable {
 
     /// Decodes the header at the window's position, or `nil` when fewer than 12 bytes are readable.
     static func peek(_ window: InputWindow) -> CAFChunkHeader? {
-        guard let type = window.peekUInt(at: 0, byteCount: 4, bigEndian: true),
-            let size = window.peekUInt(at: 4, byteCount: 8, bigEndian: true)
+        guard let type = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
+            let size = window.peekInteger(at: 4, as: UInt64.self, endianness: .big)
         else { return nil }
         return CAFChunkHeader(type: CAFChunkType(rawValue: UInt32(type)), size: Int64(bitPattern: size))
     }

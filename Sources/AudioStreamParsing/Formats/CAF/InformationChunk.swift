@@ -36,7 +36,7 @@ enum InformationChunk {
     /// value without its NUL is kept). `nil` when the body is shorter than the count field.
     static func decode(_ bytes: [UInt8]) -> Contents? {
         var r = ByteReader(bytes)
-        guard let count = r.readUInt32(bigEndian: true) else { return nil }
+        guard let count = r.readInteger(as: UInt32.self, endianness: .big) else { return nil }
         var pairs: [(key: String, value: String)] = []
         var index = 4
         func nextString() -> String? {

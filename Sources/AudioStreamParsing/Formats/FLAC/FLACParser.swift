@@ -125,7 +125,7 @@ struct FLACParser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .marker:
-            guard let marker = context.window.peekUInt(at: 0, byteCount: 4, bigEndian: true) else {
+            guard let marker = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big) else {
                 return .needMoreData(atLeast: 4)
             }
             guard marker == 0x664C_6143 else { throw context.error(.invalidFile, "flac: no fLaC marker") }

@@ -28,8 +28,8 @@ struct FLACSeekTable: Hashable, Sendable {
     static func decode(_ body: [UInt8], maxPoints: Int) -> FLACSeekTable {
         var reader = ByteReader(body)
         var table = FLACSeekTable()
-        while table.points.count < maxPoints, let sample = reader.readUInt64(bigEndian: true),
-            let offset = reader.readUInt64(bigEndian: true), let samples = reader.readUInt16(bigEndian: true)
+        while table.points.count < maxPoints, let sample = reader.readInteger(as: UInt64.self, endianness: .big),
+            let offset = reader.readInteger(as: UInt64.self, endianness: .big), let samples = reader.readInteger(as: UInt16.self, endianness: .big)
         {
             if sample == placeholder { continue }
             if let last = table.points.last, sample <= last.sample || offset < last.offset { continue }

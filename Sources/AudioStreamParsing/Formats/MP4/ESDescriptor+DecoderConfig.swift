@@ -61,8 +61,8 @@ extension ESDescriptor {
             else { throw fail("descriptor inside the ES_Descriptor cut short") }
             guard subTag == decoderConfigDescriptorTag else { continue }
             var c = ByteReader(Array(sub))
-            guard let oti = c.readUInt8(), let typeByte = c.readUInt8(), let buffer = c.readUInt24(bigEndian: true),
-                let maxBitrate = c.readUInt32(bigEndian: true), let avgBitrate = c.readUInt32(bigEndian: true)
+            guard let oti = c.readUInt8(), let typeByte = c.readUInt8(), let buffer = c.readInteger(byteCount: 3, as: UInt32.self, endianness: .big),
+                let maxBitrate = c.readInteger(as: UInt32.self, endianness: .big), let avgBitrate = c.readInteger(as: UInt32.self, endianness: .big)
             else { throw fail("DecoderConfigDescriptor shorter than 13 bytes") }
             var info: [UInt8]?
             while c.remaining > 0 {

@@ -34,11 +34,11 @@ struct MP4BoxHeader: Equatable {
 
     /// Reads the header at the window's position without consuming it.
     static func peek(_ window: InputWindow) -> Peek {
-        guard let size32 = window.peekUInt(at: 0, byteCount: 4, bigEndian: true),
-            let type = window.peekUInt(at: 4, byteCount: 4, bigEndian: true)
+        guard let size32 = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
+            let type = window.peekInteger(at: 4, as: UInt32.self, endianness: .big)
         else { return .needMoreData(8) }
         if size32 == 1 {
-            guard let large = window.peekUInt(at: 8, byteCount: 8, bigEndian: true) else { return .needMoreData(16) }
+            guard let large = window.peekInteger(at: 8, as: UInt64.self, endianness: .big) else { return .needMoreData(16) }
             return make(type: UInt32(type), size32: 1, largesize: large)
         }
         return make(type: UInt32(type), size32: UInt32(size32), largesize: nil)

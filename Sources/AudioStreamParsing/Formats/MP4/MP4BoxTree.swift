@@ -74,42 +74,10 @@ extension [MP4Box] {
     func first(_ type: UInt32) -> MP4Box? { first { $0.type == type } }
 }
 
-/// A bounds-checked big-endian reader over a buffered box body (indices of the underlying buffer).
-struct MP4Reader {
-    let bytes: ArraySlice<UInt8>
-    private(set) var at: Int
-    let end: Int
-
-    init(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>) {
-        self.bytes = bytes
-        self.at = range.lowerBound
-        self.end = range.upperBound
-    }
-
-    var remaining: Int { end - at }
-
-    mutating func uint(_ n: Int) -> UInt64? {
-        guard n <= remaining else { return nil }
-        var v: UInt64 = 0
-        for i in at..<(at + n) { v = v << 8 | UInt64(bytes[i]) }
-        at += n
-        return v
-    }
-
-    mutating func u8() -> UInt8? { uint(1).map { UInt8($0) } }
-    mutating func u16() -> UInt16? { uint(2).map { UInt16($0) } }
-    mutating func u32() -> UInt32? { uint(4).map { UInt32($0) } }
-    mutating func u64() -> UInt64? { uint(8) }
-
-    mutating func skip(_ n: Int) -> Bool {
-        guard n >= 0, n <= remaining else { return false }
-        at += n
-        return true
-    }
-
+extension ByteReader {
     /// A full box's version and flags (ISO/IEC 14496-12 §4.2 `FullBox`: 8-bit version, 24-bit flags).
     mutating func versionAndFlags() -> (version: UInt8, flags: UInt32)? {
-        guard let v = uint(4) else { return nil }
-        return (UInt8(v >> 24), UInt32(v & 0xFF_FFFF))
+        guard let v = readInteger(as: UInt32.self, endianness: .big) else { return nil }
+        return (UInt8(v >> 24), v & 0xFF_FFFF)
     }
 }

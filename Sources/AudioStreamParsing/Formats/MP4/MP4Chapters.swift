@@ -26,7 +26,7 @@ enum MP4Chapters {
     static func decodeNero(chpl: ArraySlice<UInt8>) throws(MP4BoxError) -> [AudioMetadata.Chapter] {
         func fail(_ why: String) -> MP4BoxError { MP4BoxError(code: .invalidFile, reason: "mp4 (chpl): " + why) }
         var r = ByteReader(Array(chpl))
-        guard let size = r.readUInt32(bigEndian: true), r.skip(4) else { throw fail("box header cut short") }
+        guard let size = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4) else { throw fail("box header cut short") }
         if size == 1 { guard r.skip(8) else { throw fail("box header cut short") } }
         guard let version = r.readUInt8(), r.skip(3) else { throw fail("box shorter than its version and flags") }
         guard version <= 1 else { throw fail("version \(version) is not 0 or 1") }
@@ -34,7 +34,7 @@ enum MP4Chapters {
         guard let count = r.readUInt8() else { throw fail("chapter count missing") }
         var starts: [(UInt64, String)] = []
         for i in 0..<Int(count) {
-            guard let start = r.readUInt64(bigEndian: true), let length = r.readUInt8(),
+            guard let start = r.readInteger(as: UInt64.self, endianness: .big), let length = r.readUInt8(),
                 let title = r.readBytes(Int(length))
             else { throw fail("chapter \(i + 1) of \(count) runs past the box") }
             starts.append((start, String(decoding: title, as: UTF8.self)))

@@ -107,9 +107,9 @@ private struct ItemListReader {
     /// QuickTime `keys`: version/flags 4, entry_count 4, then per key: size 4, namespace 4, name.
     mutating func readKeys(_ body: ArraySlice<UInt8>) {
         var r = ByteReader(Array(body))
-        guard r.skip(4), let count = r.readUInt32(bigEndian: true) else { return }
+        guard r.skip(4), let count = r.readInteger(as: UInt32.self, endianness: .big) else { return }
         for _ in 0..<count {
-            guard let size = r.readUInt32(bigEndian: true), size >= 8, let _ = r.readFourCC(),
+            guard let size = r.readInteger(as: UInt32.self, endianness: .big), size >= 8, let _ = r.readFourCC(),
                 let name = r.readBytes(Int(size) - 8)
             else {
                 diagnostics.append("mp4 (keys): key table cut short")

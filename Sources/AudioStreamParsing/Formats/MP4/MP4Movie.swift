@@ -71,8 +71,8 @@ struct MP4Movie {
             bytes, in: (bytes.startIndex + headerSize)..<bytes.endIndex, parent: "moov", depth: 1, limits: limits,
             diagnostics: &diagnostics)
         if let mvhd = children.first(MP4BoxType.mvhd) {
-            var r = MP4Reader(bytes, mvhd.body)
-            if let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.u32() {
+            var r = ByteReader(bytes, mvhd.body)
+            if let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.readInteger(as: UInt32.self, endianness: .big) {
                 movie.timescale = ts
             }
         }
@@ -87,8 +87,8 @@ struct MP4Movie {
                 let boxes = try MP4BoxTree.children(
                     bytes, in: child.body, parent: "mvex", depth: 2, limits: limits, diagnostics: &diagnostics)
                 for trex in boxes where trex.type == MP4BoxType.trex {
-                    var r = MP4Reader(bytes, trex.body)
-                    guard r.versionAndFlags() != nil, let id = r.u32(), r.skip(4), let d = r.u32(), let s = r.u32()
+                    var r = ByteReader(bytes, trex.body)
+                    guard r.versionAndFlags() != nil, let id = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4), let d = r.readInteger(as: UInt32.self, endianness: .big), let s = r.readInteger(as: UInt32.self, endianness: .big)
                     else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (trex): box too short") }
                     movie.trackExtends[id] = MP4TrackExtends(trackID: id, defaultDuration: d, defaultSize: s)
                 }
@@ -118,8 +118,8 @@ struct MP4Movie {
             diagnostics.append("mp4 (trak): track without a track header (tkhd) ignored")
             return nil
         }
-        var r = MP4Reader(bytes, tkhd.body)
-        guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let id = r.u32() else {
+        var r = ByteReader(bytes, tkhd.body)
+        guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let id = r.readInteger(as: UInt32.self, endianness: .big) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (tkhd): box too short")
         }
         track.id = id
@@ -127,8 +127,8 @@ struct MP4Movie {
             let refs = try MP4BoxTree.children(
                 bytes, in: tref.body, parent: "tref", depth: 3, limits: limits, diagnostics: &diagnostics)
             for chap in refs where chap.type == MP4BoxType.chap {
-                var r = MP4Reader(bytes, chap.body)
-                while let id = r.u32() { track.chapterTrackIDs.append(id) }
+                var r = ByteReader(bytes, chap.body)
+                while let id = r.readInteger(as: UInt32.self, endianness: .big) { track.chapterTrackIDs.append(id) }
             }
         }
         if let edts = trakBoxes.first(MP4BoxType.edts) {
@@ -143,9 +143,9 @@ struct MP4Movie {
         let mdiaBoxes = try MP4BoxTree.children(
             bytes, in: mdia.body, parent: "mdia", depth: 3, limits: limits, diagnostics: &diagnostics)
         if let mdhd = mdiaBoxes.first(MP4BoxType.mdhd) {
-            var r = MP4Reader(bytes, mdhd.body)
-            guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.u32(),
-                let duration = version == 1 ? r.u64() : r.u32().map({ UInt64($0) }), let lang = r.u16()
+            var r = ByteReader(bytes, mdhd.body)
+            guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.readInteger(as: UInt32.self, endianness: .big),
+                let duration = version == 1 ? r.readInteger(as: UInt64.self, endianness: .big) : r.readInteger(as: UInt32.self, endianness: .big).map({ UInt64($0) }), let lang = r.readInteger(as: UInt16.self, endianness: .big)
             else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (mdhd): box too short") }
             track.timescale = ts
             track.duration = duration
@@ -155,8 +155,8 @@ struct MP4Movie {
             }
         }
         if let hdlr = mdiaBoxes.first(MP4BoxType.hdlr) {
-            var r = MP4Reader(bytes, hdlr.body)
-            if r.versionAndFlags() != nil, r.skip(4), let type = r.u32() { track.handlerType = type }
+            var r = ByteReader(bytes, hdlr.body)
+            if r.versionAndFlags() != nil, r.skip(4), let type = r.readInteger(as: UInt32.self, endianness: .big) { track.handlerType = type }
         }
         guard let minf = mdiaBoxes.first(MP4BoxType.minf) else { return track }
         let minfBoxes = try MP4BoxTree.children(
@@ -173,8 +173,8 @@ struct MP4Movie {
                 diagnostics: &diagnostics)
         }
         if let stsz = track.sampleTableBoxes.first(MP4BoxType.stsz) ?? track.sampleTableBoxes.first(MP4BoxType.stz2) {
-            var r = MP4Reader(bytes, stsz.body)
-            if r.versionAndFlags() != nil, r.skip(4), let n = r.u32() { track.declaredSampleCount = Int64(n) }
+            var r = ByteReader(bytes, stsz.body)
+            if r.versionAndFlags() != nil, r.skip(4), let n = r.readInteger(as: UInt32.self, endianness: .big) { track.declaredSampleCount = Int64(n) }
         }
         return track
     }

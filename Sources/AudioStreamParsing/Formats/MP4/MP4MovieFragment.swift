@@ -37,14 +37,14 @@ enum MP4MovieFragment {
             guard let tfhd = boxes.first(MP4BoxType.tfhd) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (traf): no track fragment header (tfhd)")
             }
-            var r = MP4Reader(bytes, tfhd.body)
-            guard let (_, flags) = r.versionAndFlags(), let id = r.u32() else {
+            var r = ByteReader(bytes, tfhd.body)
+            guard let (_, flags) = r.versionAndFlags(), let id = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short")
             }
             let isOurs = id == trackID
             var base: Int64
             if flags & 0x1 != 0 {
-                guard let b = r.u64(), b <= UInt64(Int64.max) else {
+                guard let b = r.readInteger(as: UInt64.self, endianness: .big), b <= UInt64(Int64.max) else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): base_data_offset missing or too large")
                 }
                 base = Int64(b)
@@ -53,30 +53,30 @@ enum MP4MovieFragment {
             } else {
                 base = previousTrafEnd ?? moofOffset
             }
-            if flags & 0x2 != 0 { _ = r.u32() }
+            if flags & 0x2 != 0 { _ = r.readInteger(as: UInt32.self, endianness: .big) }
             var defaultDuration = trackExtends?.defaultDuration ?? 0
             var defaultSize = trackExtends?.defaultSize ?? 0
             if flags & 0x8 != 0 {
-                guard let d = r.u32() else {
+                guard let d = r.readInteger(as: UInt32.self, endianness: .big) else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short")
                 }
                 defaultDuration = d
             }
             if flags & 0x10 != 0 {
-                guard let s = r.u32() else {
+                guard let s = r.readInteger(as: UInt32.self, endianness: .big) else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (tfhd): box too short")
                 }
                 defaultSize = s
             }
             var dataEnd = base
             for trun in boxes where trun.type == MP4BoxType.trun {
-                var r = MP4Reader(bytes, trun.body)
-                guard let (_, tflags) = r.versionAndFlags(), let count32 = r.u32() else {
+                var r = ByteReader(bytes, trun.body)
+                guard let (_, tflags) = r.versionAndFlags(), let count32 = r.readInteger(as: UInt32.self, endianness: .big) else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (trun): box too short")
                 }
                 var start = dataEnd
                 if tflags & 0x1 != 0 {
-                    guard let raw = r.u32() else {
+                    guard let raw = r.readInteger(as: UInt32.self, endianness: .big) else {
                         throw MP4BoxError(code: .invalidFile, reason: "mp4 (trun): box too short")
                     }
                     let (s, o) = base.addingReportingOverflow(Int64(Int32(bitPattern: raw)))
@@ -85,7 +85,7 @@ enum MP4MovieFragment {
                     }
                     start = s
                 }
-                if tflags & 0x4 != 0 { _ = r.u32() }
+                if tflags & 0x4 != 0 { _ = r.readInteger(as: UInt32.self, endianness: .big) }
                 let count = Int(count32)
                 let fields = [0x100, 0x200, 0x400, 0x800].filter { tflags & UInt32($0) != 0 }.count
                 if fields > 0 {
@@ -109,10 +109,10 @@ enum MP4MovieFragment {
                     for _ in 0..<count {
                         var duration = defaultDuration
                         var size = defaultSize
-                        if tflags & 0x100 != 0 { duration = r.u32() ?? 0 }
-                        if tflags & 0x200 != 0 { size = r.u32() ?? 0 }
-                        if tflags & 0x400 != 0 { _ = r.u32() }
-                        if tflags & 0x800 != 0 { _ = r.u32() }
+                        if tflags & 0x100 != 0 { duration = r.readInteger(as: UInt32.self, endianness: .big) ?? 0 }
+                        if tflags & 0x200 != 0 { size = r.readInteger(as: UInt32.self, endianness: .big) ?? 0 }
+                        if tflags & 0x400 != 0 { _ = r.readInteger(as: UInt32.self, endianness: .big) }
+                        if tflags & 0x800 != 0 { _ = r.readInteger(as: UInt32.self, endianness: .big) }
                         bytesInRun += Int64(size)
                         if isOurs {
                             if tflags & 0x100 != 0 { list.durations.append(duration) }

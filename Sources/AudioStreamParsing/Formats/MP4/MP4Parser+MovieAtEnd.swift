@@ -101,11 +101,11 @@ extension MP4Parser {
 extension MP4BoxHeader {
     /// Reads a header `offset` bytes after the window's position.
     static func peek(_ window: InputWindow, at offset: Int) -> Peek {
-        guard let size32 = window.peekUInt(at: offset, byteCount: 4, bigEndian: true),
-            let type = window.peekUInt(at: offset + 4, byteCount: 4, bigEndian: true)
+        guard let size32 = window.peekInteger(at: offset, as: UInt32.self, endianness: .big),
+            let type = window.peekInteger(at: offset + 4, as: UInt32.self, endianness: .big)
         else { return .needMoreData(offset + 8) }
         if size32 == 1 {
-            guard let large = window.peekUInt(at: offset + 8, byteCount: 8, bigEndian: true) else {
+            guard let large = window.peekInteger(at: offset + 8, as: UInt64.self, endianness: .big) else {
                 return .needMoreData(offset + 16)
             }
             return read([0, 0, 0, 1] + bigEndian(UInt32(type)) + bigEndian64(large), at: 0)

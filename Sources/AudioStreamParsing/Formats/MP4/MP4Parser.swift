@@ -43,13 +43,13 @@ struct MP4Parser: FormatParser {
             seen.append(b)
         }
         if !starts.contains(where: { $0.starts(with: seen) }) { return .noMatch }
-        guard let type = window.peekUInt(at: 4, byteCount: 4, bigEndian: true).map({ UInt32($0) }) else {
+        guard let type = window.peekInteger(at: 4, as: UInt32.self, endianness: .big).map({ UInt32($0) }) else {
             return .needMoreData(atLeast: 8)
         }
-        guard let size = window.peekUInt(at: 0, byteCount: 4, bigEndian: true), size == 1 || size == 0 || size >= 8
+        guard let size = window.peekInteger(at: 0, as: UInt32.self, endianness: .big), size == 1 || size == 0 || size >= 8
         else { return .noMatch }
         if type == MP4BoxType.ftyp {
-            guard let brand = window.peekUInt(at: 8, byteCount: 4, bigEndian: true) else {
+            guard let brand = window.peekInteger(at: 8, as: UInt32.self, endianness: .big) else {
                 return .needMoreData(atLeast: 12)
             }
             return .match(fileType(majorBrand: UInt32(brand)), MP4Parser(options: options))

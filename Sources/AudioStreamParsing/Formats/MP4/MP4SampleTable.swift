@@ -26,8 +26,8 @@ enum MP4SampleTable {
         var constantSize: UInt32?
         var sampleCount = 0
         if let stsz = stbl.first(MP4BoxType.stsz) {
-            var r = MP4Reader(bytes, stsz.body)
-            guard r.versionAndFlags() != nil, let size = r.u32(), let count = r.u32() else {
+            var r = ByteReader(bytes, stsz.body)
+            guard r.versionAndFlags() != nil, let size = r.readInteger(as: UInt32.self, endianness: .big), let count = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsz): box too short")
             }
             if Int(count) > limits.maxPacketTableEntries {
@@ -44,11 +44,11 @@ enum MP4SampleTable {
                         reason: "mp4 (stsz): \(count) entries declared, the box holds \(r.remaining / 4)")
                 }
                 list.sizes.reserveCapacity(Int(count))
-                for _ in 0..<Int(count) { list.sizes.append(r.u32() ?? 0) }
+                for _ in 0..<Int(count) { list.sizes.append(r.readInteger(as: UInt32.self, endianness: .big) ?? 0) }
             }
         } else if let stz2 = stbl.first(MP4BoxType.stz2) {
-            var r = MP4Reader(bytes, stz2.body)
-            guard r.versionAndFlags() != nil, r.skip(3), let field = r.u8(), let count = r.u32() else {
+            var r = ByteReader(bytes, stz2.body)
+            guard r.versionAndFlags() != nil, r.skip(3), let field = r.readUInt8(), let count = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stz2): box too short")
             }
             guard field == 4 || field == 8 || field == 16 else {
@@ -69,15 +69,15 @@ enum MP4SampleTable {
             while i < sampleCount {
                 switch field {
                 case 4:
-                    let b = r.u8() ?? 0
+                    let b = r.readUInt8() ?? 0
                     list.sizes.append(UInt32(b >> 4))
                     if i + 1 < sampleCount { list.sizes.append(UInt32(b & 0xF)) }
                     i += 2
                 case 8:
-                    list.sizes.append(UInt32(r.u8() ?? 0))
+                    list.sizes.append(UInt32(r.readUInt8() ?? 0))
                     i += 1
                 default:
-                    list.sizes.append(UInt32(r.u16() ?? 0))
+                    list.sizes.append(UInt32(r.readInteger(as: UInt16.self, endianness: .big) ?? 0))
                     i += 1
                 }
             }
@@ -89,8 +89,8 @@ enum MP4SampleTable {
         var chunkOffsets: [Int64] = []
         if let box = stbl.first(MP4BoxType.stco) ?? stbl.first(MP4BoxType.co64) {
             let wide = box.type == MP4BoxType.co64
-            var r = MP4Reader(bytes, box.body)
-            guard r.versionAndFlags() != nil, let count = r.u32() else {
+            var r = ByteReader(bytes, box.body)
+            guard r.versionAndFlags() != nil, let count = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(box.name)): box too short")
             }
             let entry = wide ? 8 : 4
@@ -101,7 +101,7 @@ enum MP4SampleTable {
             }
             chunkOffsets.reserveCapacity(Int(count))
             for _ in 0..<Int(count) {
-                let v = r.uint(entry) ?? 0
+                let v = r.readInteger(byteCount: entry, as: UInt64.self, endianness: .big) ?? 0
                 guard v <= UInt64(Int64.max) else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (co64): chunk offset past the largest offset")
                 }
@@ -114,8 +114,8 @@ enum MP4SampleTable {
         // Sample-to-chunk.
         var stsc: [(first: Int, perChunk: Int)] = []
         if let box = stbl.first(MP4BoxType.stsc) {
-            var r = MP4Reader(bytes, box.body)
-            guard r.versionAndFlags() != nil, let count = r.u32() else {
+            var r = ByteReader(bytes, box.body)
+            guard r.versionAndFlags() != nil, let count = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsc): box too short")
             }
             guard Int(count) <= r.remaining / 12 else {
@@ -125,9 +125,9 @@ enum MP4SampleTable {
             }
             var sawOtherDescription = false
             for _ in 0..<Int(count) {
-                let first = Int(r.u32() ?? 0)
-                let per = Int(r.u32() ?? 0)
-                let description = r.u32() ?? 1
+                let first = Int(r.readInteger(as: UInt32.self, endianness: .big) ?? 0)
+                let per = Int(r.readInteger(as: UInt32.self, endianness: .big) ?? 0)
+                let description = r.readInteger(as: UInt32.self, endianness: .big) ?? 1
                 if description != 1 { sawOtherDescription = true }
                 guard first >= 1, first > (stsc.last?.first ?? 0) else {
                     throw MP4BoxError(
@@ -144,8 +144,8 @@ enum MP4SampleTable {
 
         // Decoding times.
         if let box = stbl.first(MP4BoxType.stts) {
-            var r = MP4Reader(bytes, box.body)
-            guard r.versionAndFlags() != nil, let count = r.u32() else {
+            var r = ByteReader(bytes, box.body)
+            guard r.versionAndFlags() != nil, let count = r.readInteger(as: UInt32.self, endianness: .big) else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stts): box too short")
             }
             guard Int(count) <= r.remaining / 8 else {
@@ -154,8 +154,8 @@ enum MP4SampleTable {
                     reason: "mp4 (stts): \(count) entries declared, the box holds \(r.remaining / 8)")
             }
             for _ in 0..<Int(count) {
-                let n = r.u32() ?? 0
-                let d = r.u32() ?? 0
+                let n = r.readInteger(as: UInt32.self, endianness: .big) ?? 0
+                let d = r.readInteger(as: UInt32.self, endianness: .big) ?? 0
                 list.timeToSample.append(count: n, delta: d)
             }
         }

@@ -100,7 +100,7 @@ struct MPEGFrameHeader: Hashable, Sendable {
     /// Decodes the header at `offset` after the window's position; `nil` when fewer than 4 bytes
     /// are readable there or they are not a valid header.
     init?(_ window: InputWindow, at offset: Int) {
-        guard let word = window.peekUInt(at: offset, byteCount: 4, bigEndian: true) else { return nil }
+        guard let word = window.peekInteger(at: offset, as: UInt32.self, endianness: .big) else { return nil }
         self.init(UInt32(truncatingIfNeeded: word))
     }
 

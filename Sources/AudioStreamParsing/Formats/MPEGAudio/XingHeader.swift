@@ -59,17 +59,17 @@ struct XingHeader: Hashable, Sendable {
         } else {
             return nil
         }
-        guard let flags = reader.readUInt32(bigEndian: true) else { return nil }
+        guard let flags = reader.readInteger(as: UInt32.self, endianness: .big) else { return nil }
         var frames: UInt32?
         var bytes: UInt32?
         var toc: [UInt8]?
         var quality: UInt32?
         if flags & 0x1 != 0 {
-            guard let v = reader.readUInt32(bigEndian: true) else { return nil }
+            guard let v = reader.readInteger(as: UInt32.self, endianness: .big) else { return nil }
             frames = v
         }
         if flags & 0x2 != 0 {
-            guard let v = reader.readUInt32(bigEndian: true) else { return nil }
+            guard let v = reader.readInteger(as: UInt32.self, endianness: .big) else { return nil }
             bytes = v
         }
         if flags & 0x4 != 0 {
@@ -77,7 +77,7 @@ struct XingHeader: Hashable, Sendable {
             toc = Array(v)
         }
         if flags & 0x8 != 0 {
-            guard let v = reader.readUInt32(bigEndian: true) else { return nil }
+            guard let v = reader.readInteger(as: UInt32.self, endianness: .big) else { return nil }
             quality = v
         }
         let lameStart = frame.count - reader.remaining

@@ -68,10 +68,10 @@ struct OggPageHeader: Equatable {
             window.readable >= offset + fixedSize + Int(segments),
             let version = window.peekUInt8(at: offset + 4),
             let type = window.peekUInt8(at: offset + 5),
-            let granule = window.peekUInt(at: offset + 6, byteCount: 8, bigEndian: false),
-            let serial = window.peekUInt(at: offset + 14, byteCount: 4, bigEndian: false),
-            let sequence = window.peekUInt(at: offset + 18, byteCount: 4, bigEndian: false),
-            let crc = window.peekUInt(at: offset + 22, byteCount: 4, bigEndian: false)
+            let granule = window.peekInteger(at: offset + 6, as: UInt64.self, endianness: .little),
+            let serial = window.peekInteger(at: offset + 14, as: UInt32.self, endianness: .little),
+            let sequence = window.peekInteger(at: offset + 18, as: UInt32.self, endianness: .little),
+            let crc = window.peekInteger(at: offset + 22, as: UInt32.self, endianness: .little)
         else { return false }
         header.version = version
         header.headerType = type

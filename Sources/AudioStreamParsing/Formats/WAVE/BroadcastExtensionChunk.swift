@@ -47,11 +47,11 @@ enum BroadcastExtensionChunk {
         text("originatorReference", 32)
         text("originationDate", 10)
         text("originationTime", 8)
-        if let low = reader.readUInt32(bigEndian: bigEndian), let high = reader.readUInt32(bigEndian: bigEndian) {
+        if let low = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little), let high = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little) {
             let reference = UInt64(high) << 32 | UInt64(low)
             add("timeReference", String(reference), infoKey: nil, to: &metadata)
         }
-        _ = reader.readUInt16(bigEndian: bigEndian)  // Version
+        _ = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little)  // Version
         if let umid = reader.readBytes(64), umid.contains(where: { $0 != 0 }) {
             // A basic UMID is 32 bytes; the extended one 64. Trailing zero bytes are not shown.
             var bytes = Array(umid)

@@ -24,7 +24,7 @@ struct FactChunk: Equatable {
     /// - Throws: `invalidFile` when the body is shorter than 4 bytes.
     static func decode(_ body: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> FactChunk {
         var reader = ByteReader(body)
-        guard let length = reader.readUInt32(bigEndian: bigEndian) else {
+        guard let length = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little) else {
             throw WAVEChunkError(.invalidFile, "wave (fact): chunk is \(body.count) bytes, shorter than 4")
         }
         return FactChunk(sampleLength: length)

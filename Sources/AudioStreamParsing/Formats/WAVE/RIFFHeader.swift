@@ -80,7 +80,7 @@ struct RIFFHeader: Equatable {
         for i in 8..<max(8, available) where window.peekUInt8(at: i) != waveFormType[i - 8] { return .noMatch }
         guard available >= byteCount else { return .needMoreData(atLeast: available + 1) }
         // Safe to force unwrap: `available >= byteCount` proved the bytes are readable.
-        let size = UInt32(window.peekUInt(at: 4, byteCount: 4, bigEndian: kind == .rifx)!)
+        let size = UInt32(window.peekInteger(at: 4, as: UInt32.self, endianness: (kind == .rifx) ? .big : .little)!)
         return .header(RIFFHeader(kind: kind, size: size))
     }
 }
@@ -109,8 +109,8 @@ struct RIFFChunkHeader: Equatable {
     /// Decodes a chunk header at `offset` after the window's position, or `nil` when not all 8 bytes
     /// are readable.
     static func peek(_ window: InputWindow, at offset: Int = 0, bigEndian: Bool) -> RIFFChunkHeader? {
-        guard let id = window.peekUInt(at: offset, byteCount: 4, bigEndian: true),
-            let size = window.peekUInt(at: offset + 4, byteCount: 4, bigEndian: bigEndian)
+        guard let id = window.peekInteger(at: offset, as: UInt32.self, endianness: .big),
+            let size = window.peekInteger(at: offset + 4, as: UInt32.self, endianness: (bigEndian) ? .big : .little)
         else { return nil }
         return RIFFChunkHeader(id: UInt32(id), size: UInt32(size))
     }

@@ -36,7 +36,7 @@ enum RIFFInfoList {
         while reader.remaining >= RIFFChunkHeader.byteCount {
             // Safe to force unwrap: at least 8 bytes remain.
             let id = reader.readFourCC()!
-            let size = reader.readUInt32(bigEndian: bigEndian)!
+            let size = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little)!
             let key = FourCharCode.string(id)
             var count = Int(size)
             if count > reader.remaining {

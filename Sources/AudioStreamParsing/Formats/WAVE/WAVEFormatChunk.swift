@@ -113,19 +113,19 @@ struct WAVEFormatChunk: Equatable {
     ///   when a `WAVE_FORMAT_EXTENSIBLE` sub-format GUID is not one built from a format tag.
     static func decode(_ body: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> WAVEFormatChunk {
         var reader = ByteReader(body)
-        guard body.count >= minimumByteCount, let formatTag = reader.readUInt16(bigEndian: bigEndian),
-            let channels = reader.readUInt16(bigEndian: bigEndian),
-            let rate = reader.readUInt32(bigEndian: bigEndian),
-            let averageBytes = reader.readUInt32(bigEndian: bigEndian),
-            let blockAlign = reader.readUInt16(bigEndian: bigEndian),
-            let bits = reader.readUInt16(bigEndian: bigEndian)
+        guard body.count >= minimumByteCount, let formatTag = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+            let channels = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+            let rate = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
+            let averageBytes = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
+            let blockAlign = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+            let bits = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little)
         else {
             throw WAVEChunkError(.invalidFile, "wave (fmt ): chunk is \(body.count) bytes, shorter than 16")
         }
         var chunk = WAVEFormatChunk(
             formatTag: formatTag, channels: channels, samplesPerSecond: rate, averageBytesPerSecond: averageBytes,
             blockAlign: blockAlign, bitsPerSample: bits, extensionBytes: [], extensible: nil)
-        if let cbSize = reader.readUInt16(bigEndian: bigEndian) {
+        if let cbSize = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little) {
             let present = min(Int(cbSize), reader.remaining)
             if present < Int(cbSize) {
                 chunk.notes.append("wave (fmt ): cbSize \(cbSize) exceeds the chunk; \(present) extension bytes read")
@@ -142,11 +142,11 @@ struct WAVEFormatChunk: Equatable {
     /// Decodes the 22-byte `WAVEFORMATEXTENSIBLE` extension and validates its `SubFormat` GUID.
     private static func decodeExtensible(_ bytes: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> Extensible {
         var reader = ByteReader(bytes)
-        guard let samples = reader.readUInt16(bigEndian: bigEndian),
-            let mask = reader.readUInt32(bigEndian: bigEndian),
-            let data1 = reader.readUInt32(bigEndian: bigEndian),
-            let data2 = reader.readUInt16(bigEndian: bigEndian),
-            let data3 = reader.readUInt16(bigEndian: bigEndian),
+        guard let samples = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+            let mask = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
+            let data1 = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
+            let data2 = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+            let data3 = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
             let data4 = reader.readBytes(8)
         else {
             throw WAVEChunkError(

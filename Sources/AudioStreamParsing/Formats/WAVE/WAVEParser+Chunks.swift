@@ -94,7 +94,7 @@ extension WAVEParser {
     ) throws(AudioStreamError) -> ParseStep {
         var pending = pending
         if pending.kind == .list && !pending.listTypeChecked && pending.bodySize >= 4 {
-            guard let type = context.window.peekUInt(at: 0, byteCount: 4, bigEndian: true) else {
+            guard let type = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big) else {
                 return .needMoreData(atLeast: 4)
             }
             guard UInt32(type) == WAVEChunkRegistry.infoListType else {
@@ -214,8 +214,8 @@ extension WAVEParser {
         guard let pad = context.window.peekUInt8() else { return .needMoreData(atLeast: 1) }
         if pad != 0 {
             if context.window.readable < 5 && !context.window.isFinal { return .needMoreData(atLeast: 5) }
-            if let here = context.window.peekUInt(at: 0, byteCount: 4, bigEndian: true).map({ UInt32($0) }),
-                let next = context.window.peekUInt(at: 1, byteCount: 4, bigEndian: true).map({ UInt32($0) }),
+            if let here = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big).map({ UInt32($0) }),
+                let next = context.window.peekInteger(at: 1, as: UInt32.self, endianness: .big).map({ UInt32($0) }),
                 Self.startsChunk(here, rather: next)
             {
                 context.diagnose("wave: pad byte missing after an odd-sized chunk")

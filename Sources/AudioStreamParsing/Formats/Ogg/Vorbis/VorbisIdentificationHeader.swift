@@ -59,12 +59,12 @@ struct VorbisIdentificationHeader: Hashable, Sendable {
         }
         var reader = ByteReader(Array(packet.prefix(byteCount)))
         guard reader.remaining == byteCount, reader.skip(7),
-            let version = reader.readUInt32(bigEndian: false),
+            let version = reader.readInteger(as: UInt32.self, endianness: .little),
             let channels = reader.readUInt8(),
-            let rate = reader.readUInt32(bigEndian: false),
-            let maximum = reader.readUInt32(bigEndian: false),
-            let nominal = reader.readUInt32(bigEndian: false),
-            let minimum = reader.readUInt32(bigEndian: false),
+            let rate = reader.readInteger(as: UInt32.self, endianness: .little),
+            let maximum = reader.readInteger(as: UInt32.self, endianness: .little),
+            let nominal = reader.readInteger(as: UInt32.self, endianness: .little),
+            let minimum = reader.readInteger(as: UInt32.self, endianness: .little),
             let sizes = reader.readUInt8(),
             let framing = reader.readUInt8()
         else {
