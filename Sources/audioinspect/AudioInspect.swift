@@ -25,7 +25,8 @@ struct AudioInspect {
             exit(0)
         case .usageError(let message):
             StandardOutput.writeError(
-                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n")
+                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n"
+            )
             exit(64)
         case .run(let parsed):
             options = parsed
@@ -133,7 +134,9 @@ struct CommandLineOptions: Equatable {
             case "--no-progress": o.noProgress = true
             case "--chunk-size":
                 guard let text = value() else { return .usageError("Missing value for '--chunk-size <N>'") }
-                guard let n = Int(text) else { return .usageError("The value '\(text)' is invalid for '--chunk-size <N>'") }
+                guard let n = Int(text) else {
+                    return .usageError("The value '\(text)' is invalid for '--chunk-size <N>'")
+                }
                 o.chunkSize = n
             case "--max-seconds":
                 guard let text = value() else { return .usageError("Missing value for '--max-seconds <N>'") }

@@ -62,7 +62,6 @@ struct MappedBytes {
     }
 }
 
-
 /// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
 /// stays at one read buffer however large the input is, and a pipe (`curl … | audioinspect -`) is
 /// parsed as its bytes arrive.

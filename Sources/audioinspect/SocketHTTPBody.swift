@@ -147,7 +147,8 @@ final class SocketHTTPBody: HTTPBody {
             cursor = ai.pointee.ai_next
         }
         guard fd >= 0 else { throw fail(String(cString: strerror(lastError))) }
-        var text = "GET \(url.pathAndQuery) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
+        var text =
+            "GET \(url.pathAndQuery) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
         for (name, value) in extra { text += "\(name): \(value)\r\n" }
         text += "Connection: close\r\n\r\n"
         let bytes = Array(text.utf8)

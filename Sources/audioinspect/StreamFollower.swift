@@ -257,11 +257,11 @@ final class StreamFollower {
                 ("firstPacketSeconds", firstPacketAt.map { .double($0 - requested) } ?? .null),
             ]
             if let failure {
-                members.append(
-                    ("error", .object([
-                        ("code", .string(failure.code)), ("offset", failure.offset.map { .int($0) } ?? .null),
-                        ("message", .string(failure.message)),
-                    ])))
+                let error: JSONValue = .object([
+                    ("code", .string(failure.code)), ("offset", failure.offset.map { .int($0) } ?? .null),
+                    ("message", .string(failure.message)),
+                ])
+                members.append(("error", error))
             }
             line(members)
         } else {
