@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "AudioStreamParsing",
+    // The oldest Apple systems with what the library calls unconditionally: the async API's
+    // `AsyncIteratorProtocol.next(isolation:)` and `String(validating:as:)` (Swift 6.0 runtime).
+    // Linux needs no declaration. See docs/architecture.md, "Supported platforms".
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
