@@ -19,7 +19,10 @@ let package = Package(
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
         .executableTarget(
             name: "audioinspect",
-            dependencies: ["AudioStreamParsing"]
+            dependencies: ["AudioStreamParsing"],
+            // The environment hooks scripts/test-streaming.sh uses exist only in debug builds (what
+            // `swift build` and `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
+            swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // The https:// client `audioinspect` spawns (URLSession), so that audioinspect links no Foundation.
         .executableTarget(name: "audioinspect-https"),

@@ -28,21 +28,6 @@ final class SocketHTTPBody: HTTPBody {
 
     deinit { close() }
 
-    /// Test hook: with `AUDIOINSPECT_TEST_RECV_SEED=<n>` in the environment, every body `recv` asks for a
-    /// pseudo-random size of 1…8192 bytes (seeded), so the loopback tests parse each file from TCP reads of
-    /// random sizes; otherwise the full buffer.
-    nonisolated(unsafe) private static var recvState: UInt64? =
-        Platform.environment("AUDIOINSPECT_TEST_RECV_SEED").flatMap { UInt64($0) }.map { $0 | 1 }
-
-    private static func recvSize(_ capacity: Int) -> Int {
-        guard var x = recvState else { return capacity }
-        x ^= x << 13
-        x ^= x >> 7
-        x ^= x << 17
-        recvState = x
-        return min(capacity, 1 + Int(x % 8192))
-    }
-
     func close() {
         if fd >= 0 {
             Platform.close(fd)
@@ -189,7 +174,8 @@ final class SocketHTTPBody: HTTPBody {
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let n = chunk.withUnsafeMutableBytes { raw in
-            Platform.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<Self.recvSize(raw.count)]))
+            Platform.receive(
+                fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<TestHooks.receiveSize(raw.count)]))
         }
         if n < 0 {
             let code = Platform.lastError
