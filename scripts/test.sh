@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: the formatting check, then build everything (library, CLI,
-# test support) with no warnings in this project's own sources, then run every test.
+# test support) with no warnings in this project's own sources, build the DocC documentation with no
+# warnings, then run every test.
 #
 # Needs the Swift toolchain and libogg-dev (installed below when missing): fixtures and their
 # ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate
@@ -55,6 +56,10 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" >/dev/null; then
     grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" | sort -u >&2
     exit 1
 fi
+
+# The DocC documentation builds without a warning (from the symbol graphs of the build above).
+echo "== scripts/docs.sh"
+scripts/docs.sh
 
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log"
