@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "AudioStreamParsing",
+    // The oldest Apple systems with what the library calls unconditionally: the async API's
+    // `AsyncIteratorProtocol.next(isolation:)` and `String(validating:as:)` (Swift 6.0 runtime).
+    // Linux needs no declaration. See docs/architecture.md, "Supported platforms".
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
@@ -15,7 +19,10 @@ let package = Package(
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
         .executableTarget(
             name: "audioinspect",
-            dependencies: ["AudioStreamParsing"]
+            dependencies: ["AudioStreamParsing"],
+            // The environment hooks scripts/test-streaming.sh uses exist only in debug builds (what
+            // `swift build` and `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
+            swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
         ),
         // The https:// client `audioinspect` spawns (URLSession), so that audioinspect links no Foundation.
         .executableTarget(name: "audioinspect-https"),

@@ -36,6 +36,7 @@
 # seek checks) plus the RangePlayer package's debug build (about 1-2 min from a clean clone).
 # When they cannot be installed the test is skipped with a message (exit 0) unless
 # STREAMING_TESTS_REQUIRED=1. Usage: scripts/test-streaming.sh [path/to/audioinspect]
+# (a debug build: the test hooks of part 3 are compiled only into debug builds, docs/cli.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -55,6 +56,13 @@ if [ -z "$inspect" ]; then
     swift build --product audioinspect >/dev/null
     swift build --product audioinspect-https >/dev/null
     inspect="$(swift build --show-bin-path)/audioinspect"
+fi
+# Part 3 drives audioinspect's test hooks (AUDIOINSPECT_TEST_RECV_SEED, AUDIOINSPECT_TEST_HTTP_VIA_HELPER),
+# which only debug builds have (Sources/audioinspect/TestHooks.swift): a release build would silently
+# ignore them and test less.
+if ! grep -aq AUDIOINSPECT_TEST_RECV_SEED "$inspect"; then
+    echo "test-streaming.sh: $inspect has no test hooks (a release build?): use a debug build (swift build)" >&2
+    exit 1
 fi
 
 work=$(mktemp -d)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: build everything (library, CLI, test support) with no
-# warnings in this project's own sources, then run every test.
+# The whole test suite, as CI runs it: the formatting check, then build everything (library, CLI,
+# test support) with no warnings in this project's own sources, build the DocC documentation with no
+# warnings, then run every test.
 #
 # Needs the Swift toolchain and libogg-dev (installed below when missing): fixtures and their
 # ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate
@@ -42,6 +43,11 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# Formatting: swift-format (in the toolchain) with .swift-format, --strict; fails on any finding.
+# scripts/format.sh fixes them (CONTRIBUTING.md, "Formatting").
+echo "== scripts/format.sh --lint"
+scripts/format.sh --lint
+
 echo "== swift build --build-tests"
 swift build --build-tests 2>&1 | tee "$log"
 # Warnings in our own code fail the build (dependencies are not ours to fix).
@@ -50,6 +56,10 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" >/dev/null; then
     grep -E "^$(pwd)/(Sources|Tests)/.*warning:" "$log" | sort -u >&2
     exit 1
 fi
+
+# The DocC documentation builds without a warning (from the symbol graphs of the build above).
+echo "== scripts/docs.sh"
+scripts/docs.sh
 
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log"

@@ -6,6 +6,8 @@ import PackageDescription
 // library keeps no network code; it depends on the library by path.
 let package = Package(
     name: "RangePlayer",
+    // As the library's (../../Package.swift): a dependency may not require newer systems than its client.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "range-player", targets: ["range-player"]),
         .library(name: "RangePlayerKit", targets: ["RangePlayerKit"]),

@@ -1,13 +1,5 @@
 import AudioStreamParsing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// `audioinspect`: parses an audio file or standard input incrementally and prints what the stream
 /// contains (see `docs/cli.md`).
 ///
@@ -22,15 +14,16 @@ struct AudioInspect {
             var out = StandardOutput()
             out.write(CommandLineOptions.help)
             out.flush()
-            exit(0)
+            Platform.exit(0)
         case .usageError(let message):
             StandardOutput.writeError(
-                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n")
-            exit(64)
+                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n"
+            )
+            Platform.exit(64)
         case .run(let parsed):
             options = parsed
         }
-        exit(run(options))
+        Platform.exit(run(options))
     }
 
     /// Runs the inspection; returns the exit status.
@@ -133,7 +126,9 @@ struct CommandLineOptions: Equatable {
             case "--no-progress": o.noProgress = true
             case "--chunk-size":
                 guard let text = value() else { return .usageError("Missing value for '--chunk-size <N>'") }
-                guard let n = Int(text) else { return .usageError("The value '\(text)' is invalid for '--chunk-size <N>'") }
+                guard let n = Int(text) else {
+                    return .usageError("The value '\(text)' is invalid for '--chunk-size <N>'")
+                }
                 o.chunkSize = n
             case "--max-seconds":
                 guard let text = value() else { return .usageError("Missing value for '--max-seconds <N>'") }
@@ -197,31 +192,26 @@ struct StandardOutput: TextOutputStream {
 
     /// Writes what is buffered.
     mutating func flush() {
-        Self.writeAll(STDOUT_FILENO, buffer)
+        Self.writeAll(Platform.standardOutput, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes `string` to standard error at once.
     static func writeError(_ string: String) {
-        writeAll(STDERR_FILENO, Array(string.utf8))
+        writeAll(Platform.standardError, Array(string.utf8))
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { raw in
             var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let n = systemWrite(fd, base + offset, raw.count - offset)
+            while offset < raw.count {
+                let n = Platform.write(fd, from: UnsafeRawBufferPointer(rebasing: raw[offset...]))
                 if n < 0 {
-                    if errno == EINTR { continue }
+                    if Platform.lastError == Platform.interrupted { continue }
                     return
                 }
                 offset += n
             }
         }
     }
-}
-
-/// `write(2)`, named so that `StandardOutput.write(_:)` does not shadow it.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, bytes, count)
 }

@@ -1,13 +1,5 @@
 import AudioStreamParsing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An HTTP(S) response body as a blocking `ByteSource` for the inspector.
 ///
 /// `http://` URLs are fetched by `SocketHTTPBody`, a small HTTP/1.1 client on a POSIX socket;
@@ -49,9 +41,7 @@ final class HTTPInput: ByteSource {
         self.url = url
         let extra = [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)]
         let opened: (body: any HTTPBody, headers: [(String, String)])
-        // Test hook (docs/cli.md): `AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1` sends http:// through the https
-        // path too (the spawned `audioinspect-https`), so the loopback tests cover it without TLS.
-        if url.scheme == "http" && getenv("AUDIOINSPECT_TEST_HTTP_VIA_HELPER") == nil {
+        if url.scheme == "http" && !TestHooks.sendsHTTPThroughHelper {
             opened = try SocketHTTPBody.open(url, headers: extra, timeout: timeout)
         } else {
             opened = try SpawnedHTTPSBody.open(url, headers: extra, timeout: timeout)

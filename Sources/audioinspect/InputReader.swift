@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A failure to open or read the input (not a parse error).
 struct InputError: Error, Equatable {
     /// What went wrong, e.g. `cannot open 'x.au': No such file or directory`.
@@ -58,10 +50,9 @@ struct MappedBytes {
     fileprivate let mappingLength: Int
 
     func unmap() {
-        if let mapping { _ = munmap(mapping, mappingLength) }
+        if let mapping { Platform.unmap(mapping, count: mappingLength) }
     }
 }
-
 
 /// A file, or standard input (`-`), read with `read(2)`: the file is never loaded whole, so memory
 /// stays at one read buffer however large the input is, and a pipe (`curl … | audioinspect -`) is
@@ -79,12 +70,13 @@ final class FileInput: ByteSource {
     init(path: String) throws(InputError) {
         self.path = path
         if path == "-" {
-            descriptor = STDIN_FILENO
+            descriptor = Platform.standardInput
             ownsDescriptor = false
         } else {
-            let fd = open(path, O_RDONLY)
+            let fd = Platform.openForReading(path)
             guard fd >= 0 else {
-                throw InputError(message: "cannot open '\(path)': \(FileInput.describe(errno))", offset: nil)
+                throw InputError(
+                    message: "cannot open '\(path)': \(Platform.describe(Platform.lastError))", offset: nil)
             }
             descriptor = fd
             ownsDescriptor = true
@@ -92,21 +84,17 @@ final class FileInput: ByteSource {
     }
 
     deinit {
-        if ownsDescriptor { close(descriptor) }
+        if ownsDescriptor { Platform.close(descriptor) }
     }
 
     /// The size of a regular file; `nil` for pipes, terminals and standard input.
-    var byteCount: Int64? {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
-    }
+    var byteCount: Int64? { Platform.regularFileSize(descriptor) }
 
     /// A regular file (also when it is standard input, `audioinspect - < file`) can be repositioned.
     var isSeekable: Bool { byteCount != nil }
 
     func seek(to offset: Int64) throws(InputError) {
-        guard offset >= 0, lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else {
+        guard offset >= 0, Platform.seek(descriptor, to: offset) else {
             let name = path == "-" ? "standard input" : "'\(path)'"
             throw InputError(message: "cannot seek in \(name) to offset \(offset)", offset: bytesRead)
         }
@@ -115,25 +103,20 @@ final class FileInput: ByteSource {
     /// Maps the next bytes of a regular file from the current offset (the mapping starts at the page
     /// boundary below it), up to the file's current size, and moves the offset past them.
     func mapNext(maxCount: Int) -> MappedBytes? {
-        var info = stat()
-        guard maxCount > 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let offset = Int64(lseek(descriptor, 0, SEEK_CUR))
-        let size = Int64(info.st_size)
+        guard maxCount > 0, let size = Platform.regularFileSize(descriptor) else { return nil }
+        let offset = Platform.currentOffset(descriptor)
         guard offset >= 0 else { return nil }
         let count = Int(min(Int64(maxCount), max(0, size - offset)))
         guard count > 0 else {
             // The end of the file.
             return MappedBytes(bytes: UnsafeRawBufferPointer(start: nil, count: 0), mapping: nil, mappingLength: 0)
         }
-        let page = Int64(max(4096, Int(sysconf(Int32(_SC_PAGESIZE)))))
+        let page = Int64(Platform.pageSize)
         let start = offset - offset % page
         let delta = Int(offset - start)
-        guard let mapped = mmap(nil, delta + count, PROT_READ, MAP_PRIVATE, descriptor, off_t(start)),
-            mapped != MAP_FAILED
-        else { return nil }
-        _ = madvise(mapped, delta + count, MADV_SEQUENTIAL)
-        guard lseek(descriptor, off_t(offset + Int64(count)), SEEK_SET) >= 0 else {
-            _ = munmap(mapped, delta + count)
+        guard let mapped = Platform.mapForReading(descriptor, offset: start, count: delta + count) else { return nil }
+        guard Platform.seek(descriptor, to: offset + Int64(count)) else {
+            Platform.unmap(mapped, count: delta + count)
             return nil
         }
         bytesRead += Int64(count)
@@ -143,29 +126,19 @@ final class FileInput: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        guard buffer.count > 0 else { return 0 }
         while true {
-            let n = systemRead(descriptor, base, buffer.count)
+            let n = Platform.read(descriptor, into: buffer)
             if n >= 0 {
                 bytesRead += Int64(n)
                 return n
             }
-            let code = errno
-            if code == EINTR { continue }
+            let code = Platform.lastError
+            if code == Platform.interrupted { continue }
             let name = path == "-" ? "standard input" : "'\(path)'"
-            throw InputError(message: "cannot read \(name): \(FileInput.describe(code))", offset: bytesRead)
+            throw InputError(message: "cannot read \(name): \(Platform.describe(code))", offset: bytesRead)
         }
     }
-
-    private static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
-}
-
-/// `read(2)`, named so that `FileInput.read(into:)` does not shadow it.
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }
 
 /// Bytes held in memory (tests, and callers that already have the input).

@@ -244,7 +244,8 @@ final class Inspector {
                 } else {
                     mapping = false
                     let raw =
-                        buffer ?? UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, options.readSize), alignment: 16)
+                        buffer
+                        ?? UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, options.readSize), alignment: 16)
                     buffer = raw
                     count = try input.read(into: raw)
                     if count == 0 { break }

@@ -32,8 +32,6 @@ enum JSONValue {
 struct JSONWriter<Output: TextOutputStream> {
     var output: Output
 
-    init(output: Output) { self.output = output }
-
     /// Writes `value` followed by a newline.
     mutating func write(_ value: JSONValue) {
         write(value, depth: 0, compact: false)

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The progress line for long inputs: `audioinspect: 512.0 of 2048.0 MiB (25%)`, rewritten in place
 /// on standard error with `\r`.
 ///
@@ -14,23 +6,23 @@ import Darwin
 /// five times a second; erased when the input ends.
 struct ProgressLine {
     private let total: Int64?
-    private let start: timespec
+    private let start: Double
     private var lastUpdate: Double = 0
     private var shown = false
 
     /// A progress line when standard error is a terminal, else `nil`.
     static func forTerminal(total: Int64?) -> ProgressLine? {
-        isatty(STDERR_FILENO) == 1 ? ProgressLine(total: total) : nil
+        Platform.isTerminal(Platform.standardError) ? ProgressLine(total: total) : nil
     }
 
     private init(total: Int64?) {
         self.total = total
-        start = Self.now()
+        start = MonotonicClock.now()
     }
 
     /// Updates the line after `done` bytes were read.
     mutating func update(done: Int64) {
-        let elapsed = Self.seconds(since: start)
+        let elapsed = MonotonicClock.now() - start
         guard elapsed >= 0.5, elapsed - lastUpdate >= 0.2 else { return }
         lastUpdate = elapsed
         shown = true
@@ -51,16 +43,5 @@ struct ProgressLine {
     private static func format(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    private static func now() -> timespec {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return t
-    }
-
-    private static func seconds(since start: timespec) -> Double {
-        let t = now()
-        return Double(t.tv_sec - start.tv_sec) + Double(t.tv_nsec - start.tv_nsec) / 1e9
     }
 }

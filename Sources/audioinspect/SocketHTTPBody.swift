@@ -1,13 +1,5 @@
 import AudioStreamParsing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// A minimal HTTP/1.1 client for `http://` URLs on a blocking POSIX socket: one `GET`, lenient response
 /// parsing (`HTTP/1.x NNN` or SHOUTcast's `ICY NNN` status line; header lines split at the first `:`
 /// with or without a following space), redirects followed (at most 5), and a body delimited by
@@ -36,24 +28,9 @@ final class SocketHTTPBody: HTTPBody {
 
     deinit { close() }
 
-    /// Test hook: with `AUDIOINSPECT_TEST_RECV_SEED=<n>` in the environment, every body `recv` asks for a
-    /// pseudo-random size of 1…8192 bytes (seeded), so the loopback tests parse each file from TCP reads of
-    /// random sizes; otherwise the full buffer.
-    nonisolated(unsafe) private static var recvState: UInt64? = getenv("AUDIOINSPECT_TEST_RECV_SEED")
-        .flatMap { UInt64(String(cString: $0)) }.map { $0 | 1 }
-
-    private static func recvSize(_ capacity: Int) -> Int {
-        guard var x = recvState else { return capacity }
-        x ^= x << 13
-        x ^= x >> 7
-        x ^= x << 17
-        recvState = x
-        return min(capacity, 1 + Int(x % 8192))
-    }
-
     func close() {
         if fd >= 0 {
-            Glibc.close(fd)
+            Platform.close(fd)
             fd = -1
         }
     }
@@ -75,13 +52,13 @@ final class SocketHTTPBody: HTTPBody {
                 headers.append((name, value))
             }
             guard let status else {
-                Glibc.close(fd)
+                Platform.close(fd)
                 throw InputError(message: "cannot get '\(url.absoluteString)': not an HTTP response", offset: nil)
             }
             if (300..<400).contains(status), let location = ICYHeaders.value(named: "Location", in: headers),
                 let next = url.resolving(location)
             {
-                Glibc.close(fd)
+                Platform.close(fd)
                 if next.scheme != "http" {
                     return try SpawnedHTTPSBody.open(next, headers: extra, timeout: timeout)
                 }
@@ -89,7 +66,7 @@ final class SocketHTTPBody: HTTPBody {
                 continue
             }
             guard (200..<300).contains(status) else {
-                Glibc.close(fd)
+                Platform.close(fd)
                 throw InputError(message: "cannot get '\(url.absoluteString)': HTTP status \(status)", offset: nil)
             }
             let mode: Mode
@@ -123,39 +100,22 @@ final class SocketHTTPBody: HTTPBody {
         let host = url.host
         guard !host.isEmpty else { throw fail("no host") }
         let port = url.port ?? 80
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var info: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &info) == 0, let first = info else {
-            throw fail("cannot resolve host \(host)")
+        let fd: Int32
+        switch Platform.connectTCP(host: host, port: port) {
+        case .success(let connected): fd = connected
+        case .failure(.unresolved): throw fail("cannot resolve host \(host)")
+        case .failure(.refused(let code)): throw fail(Platform.describe(code))
         }
-        defer { freeaddrinfo(info) }
-        var fd: Int32 = -1
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        var lastError: Int32 = 0
-        while let ai = cursor {
-            let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype, ai.pointee.ai_protocol)
-            if s >= 0 {
-                if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
-                    fd = s
-                    break
-                }
-                lastError = errno
-                Glibc.close(s)
-            }
-            cursor = ai.pointee.ai_next
-        }
-        guard fd >= 0 else { throw fail(String(cString: strerror(lastError))) }
-        var text = "GET \(url.pathAndQuery) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
+        var text =
+            "GET \(url.pathAndQuery) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nUser-Agent: audioinspect\r\nAccept: */*\r\n"
         for (name, value) in extra { text += "\(name): \(value)\r\n" }
         text += "Connection: close\r\n\r\n"
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[sent...].withUnsafeBytes { Platform.send(fd, $0) }
             if n <= 0 {
-                Glibc.close(fd)
+                Platform.close(fd)
                 throw fail("cannot send the request")
             }
             sent += n
@@ -169,19 +129,20 @@ final class SocketHTTPBody: HTTPBody {
                 return (fd, headText, Array(head[range.upperBound...]))
             }
             guard head.count < 64 * 1024 else {
-                Glibc.close(fd)
+                Platform.close(fd)
                 throw fail("response header too large")
             }
             switch waitReadable(fd, until: deadline, stop: { false }) {
             case .ready: break
             case .timeout, .stopped:
-                Glibc.close(fd)
+                Platform.close(fd)
                 throw fail("no response")
             }
-            let n = recv(fd, &chunk, chunk.count, 0)
+            let n = chunk.withUnsafeMutableBytes { Platform.receive(fd, into: $0) }
             if n <= 0 {
-                Glibc.close(fd)
-                throw fail(n == 0 ? "connection closed before the response" : String(cString: strerror(errno)))
+                let reason = n == 0 ? "connection closed before the response" : Platform.describe(Platform.lastError)
+                Platform.close(fd)
+                throw fail(reason)
             }
             head += chunk[0..<n]
         }
@@ -198,10 +159,9 @@ final class SocketHTTPBody: HTTPBody {
                 if left <= 0 { return .timeout }
                 slice = Int32(min(100, max(1, left * 1000)))
             }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, slice)
+            let r = Platform.pollReadable(fd, milliseconds: slice)
             if r > 0 { return .ready }
-            if r < 0 && errno != EINTR { return .ready }  // let recv report the error
+            if r < 0 && Platform.lastError != Platform.interrupted { return .ready }  // let recv report the error
         }
     }
 
@@ -213,10 +173,14 @@ final class SocketHTTPBody: HTTPBody {
         case .timeout, .stopped: return .success(false)
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let n = recv(fd, &chunk, Self.recvSize(chunk.count), 0)
+        let n = chunk.withUnsafeMutableBytes { raw in
+            Platform.receive(
+                fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[..<TestHooks.receiveSize(raw.count)]))
+        }
         if n < 0 {
-            if errno == EINTR { return .success(true) }
-            return .failure(InputError(message: String(cString: strerror(errno)), offset: nil))
+            let code = Platform.lastError
+            if code == Platform.interrupted { return .success(true) }
+            return .failure(InputError(message: Platform.describe(code), offset: nil))
         }
         if n == 0 { return .success(false) }
         buffer += chunk[0..<n]

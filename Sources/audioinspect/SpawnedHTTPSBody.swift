@@ -1,18 +1,10 @@
 import AudioStreamParsing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// An `https://` body fetched by the `audioinspect-https` executable (URLSession), read from its standard
 /// output: `audioinspect` itself links no Foundation, so a file or `-` costs no TLS or ICU start-up and
 /// memory (docs/cli.md, "HTTP and HTTPS").
 ///
-/// The helper is looked for next to the running executable (`/proc/self/exe`), then on `PATH`. It writes
+/// The helper is looked for next to the running executable (`Platform.executablePath()`), then on `PATH`. It writes
 /// the status code, the headers and an empty line, then the body; it exits 1 with a one-line reason on
 /// standard error when the request or the transfer fails. Closing the body stops it.
 final class SpawnedHTTPSBody: HTTPBody {
@@ -21,12 +13,12 @@ final class SpawnedHTTPSBody: HTTPBody {
 
     private var output: Int32
     private var errors: Int32
-    private var pid: pid_t
+    private var pid: Int32
     private var buffered: [UInt8]
     private var exited = false
     private(set) var received: Int64 = 0
 
-    private init(output: Int32, errors: Int32, pid: pid_t, buffered: [UInt8]) {
+    private init(output: Int32, errors: Int32, pid: Int32, buffered: [UInt8]) {
         (self.output, self.errors, self.pid, self.buffered) = (output, errors, pid, buffered)
     }
 
@@ -40,10 +32,10 @@ final class SpawnedHTTPSBody: HTTPBody {
         }
         var arguments = [helperName, url.absoluteString, "--timeout", String(timeout)]
         for (name, value) in extra { arguments += ["--header", "\(name): \(value)"] }
-        guard let (pid, output, errors) = spawn(arguments) else {
+        guard let path = helperPath(), let child = Platform.spawn(path, arguments: arguments) else {
             throw fail("cannot run \(helperName) (it is built with audioinspect; see docs/cli.md)")
         }
-        let body = SpawnedHTTPSBody(output: output, errors: errors, pid: pid, buffered: [])
+        let body = SpawnedHTTPSBody(output: child.output, errors: child.errors, pid: child.pid, buffered: [])
         // The head: the status line, header lines, an empty line.
         let deadline = MonotonicClock.after(timeout + 5)
         var head: [UInt8] = []
@@ -104,17 +96,16 @@ final class SpawnedHTTPSBody: HTTPBody {
 
     func close() {
         if output >= 0 {
-            Glibc.close(output)
+            Platform.close(output)
             output = -1
         }
         if errors >= 0 {
-            Glibc.close(errors)
+            Platform.close(errors)
             errors = -1
         }
         if !exited && pid > 0 {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+            Platform.terminate(pid)
+            _ = Platform.waitForExit(pid)
             exited = true
         }
     }
@@ -128,11 +119,11 @@ final class SpawnedHTTPSBody: HTTPBody {
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let n = read(output, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .failed(String(cString: strerror(errno))) }
+            let n = chunk.withUnsafeMutableBytes { Platform.read(output, into: $0) }
+            if n < 0 && Platform.lastError == Platform.interrupted { continue }
+            if n < 0 { return .failed(Platform.describe(Platform.lastError)) }
             if n == 0 {
-                Glibc.close(output)
+                Platform.close(output)
                 output = -1
                 return .end
             }
@@ -146,15 +137,15 @@ final class SpawnedHTTPSBody: HTTPBody {
         if errors >= 0 {
             var chunk = [UInt8](repeating: 0, count: 4096)
             while text.count < 64 * 1024 {
-                let n = read(errors, &chunk, chunk.count)
-                if n < 0 && errno == EINTR { continue }
+                let n = chunk.withUnsafeMutableBytes { Platform.read(errors, into: $0) }
+                if n < 0 && Platform.lastError == Platform.interrupted { continue }
                 if n <= 0 { break }
                 text += chunk[0..<n]
             }
         }
         var status: Int32 = 0
         if !exited {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            status = Platform.waitForExit(pid) ?? 0
             exited = true
         }
         close()
@@ -165,54 +156,16 @@ final class SpawnedHTTPSBody: HTTPBody {
         return message ?? "\(Self.helperName) failed (status \(status))"
     }
 
-    /// Starts the helper with its standard output and standard error on pipes.
-    private static func spawn(_ arguments: [String]) -> (pid_t, Int32, Int32)? {
-        guard let path = helperPath() else { return nil }
-        var out: [Int32] = [-1, -1]
-        var err: [Int32] = [-1, -1]
-        guard pipe(&out) == 0 else { return nil }
-        guard pipe(&err) == 0 else {
-            Glibc.close(out[0])
-            Glibc.close(out[1])
-            return nil
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        for fd in [out[0], out[1], err[0], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        Glibc.close(out[1])
-        Glibc.close(err[1])
-        guard result == 0 else {
-            Glibc.close(out[0])
-            Glibc.close(err[0])
-            return nil
-        }
-        return (pid, out[0], err[0])
-    }
-
     /// `audioinspect-https` next to this executable, else the first on `PATH`.
     private static func helperPath() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        if n > 0 {
-            let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = exe.lastIndex(of: "/") {
-                let candidate = String(exe[...slash]) + helperName
-                if access(candidate, X_OK) == 0 { return String(candidate) }
-            }
+        if let exe = Platform.executablePath(), let slash = exe.lastIndex(of: "/") {
+            let candidate = String(exe[...slash]) + helperName
+            if Platform.isExecutable(candidate) { return candidate }
         }
-        guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
+        guard let path = Platform.environment("PATH") else { return nil }
         for dir in path.split(separator: ":") where !dir.isEmpty {
             let candidate = dir + "/" + helperName
-            if access(candidate, X_OK) == 0 { return candidate }
+            if Platform.isExecutable(candidate) { return candidate }
         }
         return nil
     }

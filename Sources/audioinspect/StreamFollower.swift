@@ -1,16 +1,5 @@
 import AudioStreamParsing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Set by the SIGINT handler installed for `--follow`.
-nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
-
 /// `audioinspect URL --follow`: parses an HTTP stream as it arrives and prints what happens (the
 /// stream's format, each ICY title change with the packet where it takes effect, each change of the
 /// stream's own metadata (a chained Ogg link's comments) with the packet from which it applies, running
@@ -62,10 +51,10 @@ final class StreamFollower {
 
     /// Follows the stream; returns the exit status (0, or 1 after an error).
     func run() -> Int32 {
-        signal(SIGINT) { _ in interruptRequested = 1 }
-        defer { signal(SIGINT, SIG_DFL) }
+        Platform.catchInterrupts()
+        defer { Platform.restoreInterrupts() }
         input.deadline = maxSeconds.map { started + $0 }
-        input.stop = { interruptRequested != 0 }
+        input.stop = { Platform.interruptRequested }
         printStream()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var lastProgress = MonotonicClock.now()
@@ -82,7 +71,7 @@ final class StreamFollower {
                     printProgress()
                 }
             }
-            if interruptRequested != 0 {
+            if Platform.interruptRequested {
                 reason = .interrupted
             } else if let deadline = input.deadline, MonotonicClock.now() >= deadline {
                 reason = .maxSeconds
@@ -257,11 +246,11 @@ final class StreamFollower {
                 ("firstPacketSeconds", firstPacketAt.map { .double($0 - requested) } ?? .null),
             ]
             if let failure {
-                members.append(
-                    ("error", .object([
-                        ("code", .string(failure.code)), ("offset", failure.offset.map { .int($0) } ?? .null),
-                        ("message", .string(failure.message)),
-                    ])))
+                let error: JSONValue = .object([
+                    ("code", .string(failure.code)), ("offset", failure.offset.map { .int($0) } ?? .null),
+                    ("message", .string(failure.message)),
+                ])
+                members.append(("error", error))
             }
             line(members)
         } else {

@@ -10,7 +10,8 @@ extension InspectionReport {
     /// One track of a multi-track container: `#ID handler entry, timescale, duration, samples, language`, and
     /// whether it is the parsed track or its chapter track.
     static func trackLine(_ t: TrackInfo) -> String {
-        var text = "#\(t.id) \(t.handlerType) \(t.sampleEntryType ?? "-"), timescale \(t.timescale), "
+        var text =
+            "#\(t.id) \(t.handlerType) \(t.sampleEntryType ?? "-"), timescale \(t.timescale), "
             + "duration \(t.duration), \(t.sampleCount) samples"
         if let language = t.language { text += ", \(language)" }
         if t.isSelected { text += " (parsed)" }

@@ -32,7 +32,8 @@ struct AllFixturesJSONTests {
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         }
         // `tracks` only for multi-track containers (MP4), `error` only on failure.
-        let expected = Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.failure == nil ? [] : ["error"])
+        let expected =
+            Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.failure == nil ? [] : ["error"])
         #expect(keys == expected)
     }
 }

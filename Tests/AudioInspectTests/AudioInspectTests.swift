@@ -174,8 +174,10 @@ struct AudioInspectTests {
     /// give the report of the same bytes parsed from memory.
     @Test(
         "Ogg files mapped in several windows give the in-memory report",
-        arguments: ["ogg/flac-96000-2ch-s24-spans-pages.oga", "ogg/vorbis-22050-1ch-big-comment.ogg",
-                    "ogg/opus-48000-2ch-picture-opusenc.opus"])
+        arguments: [
+            "ogg/flac-96000-2ch-s24-spans-pages.oga", "ogg/vorbis-22050-1ch-big-comment.ogg",
+            "ogg/opus-48000-2ch-picture-opusenc.opus",
+        ])
     func oggMappedInSeveralWindows(_ name: String) throws {
         let path = Fixtures.root.appendingPathComponent(name).path
         let bytes = try Fixtures.bytes(name)

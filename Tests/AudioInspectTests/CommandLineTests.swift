@@ -34,10 +34,12 @@ struct CommandLineTests {
         #expect(CommandLineOptions.parse(["x", "--help"]) == .help)
     }
 
-    @Test("usage errors", arguments: [
-        [], ["a", "b"], ["--bogus", "a"], ["a", "--chunk-size"], ["a", "--chunk-size", "x"], ["a", "--chunk-size", "0"],
-        ["a", "--max-seconds", "-1"], ["a", "--follow"], ["a", "--json=1"],
-    ])
+    @Test(
+        "usage errors",
+        arguments: [
+            [], ["a", "b"], ["--bogus", "a"], ["a", "--chunk-size"], ["a", "--chunk-size", "x"],
+            ["a", "--chunk-size", "0"], ["a", "--max-seconds", "-1"], ["a", "--follow"], ["a", "--json=1"],
+        ])
     func usageErrors(_ arguments: [String]) {
         guard case .usageError = CommandLineOptions.parse(arguments) else {
             Issue.record("\(arguments) should be a usage error")

@@ -19,7 +19,11 @@ final class OneShotServer: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(head: String, body: [UInt8]) throws {
+        #if canImport(Glibc)
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -40,6 +40,8 @@ public struct StreamDescription: Hashable, Sendable {
     /// A linear PCM description as CoreAudio's `FillOutASBDForLPCM` makes it.
     ///
     /// - Parameters:
+    ///   - sampleRate: frames per second (`mSampleRate`).
+    ///   - channels: channels per frame (`mChannelsPerFrame`).
     ///   - validBits: bits of each sample that carry signal (`mBitsPerChannel`).
     ///   - containerBits: bits each sample occupies (8, 16, 24, 32 or 64).
     ///   - isFloat: IEEE float samples.

@@ -46,7 +46,7 @@ public struct ICYMetadataDemuxer: Sendable {
 
     /// Creates a demuxer for a body that starts at its first audio byte.
     ///
-    /// - Parameter metaInterval: the `icy-metaint` header value (see ``ICYHeaders/metaInterval(in:)``);
+    /// - Parameter metaInterval: the `icy-metaint` header value (see ``ICYHeaders``);
     ///   must be positive (values below 1 are treated as 1).
     public init(metaInterval: Int) {
         self.metaInterval = max(1, metaInterval)
