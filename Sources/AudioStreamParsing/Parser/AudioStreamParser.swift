@@ -139,7 +139,7 @@ public final class AudioStreamParser {
         context.window.endChunk()
         let readable = context.window.readable
         if readable > options.limits.maxBufferedBytes {
-            throw fail(context.error(.limitExceeded, "parser: more than maxBufferedBytes held back"))
+            throw fail(context.error(.limitExceeded, Structure("parser"), "more than maxBufferedBytes held back"))
         }
         if skipRemaining == 0 && !seekPending && !isFinished && failure == nil && requestPending == nil {
             // `needed` never exceeds maxBufferedBytes (`run` throws first), so neither do the bytes kept.
@@ -182,7 +182,7 @@ public final class AudioStreamParser {
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {
-                context.diagnose("\(formatName): stream ends \(skipRemaining) bytes before the end of a skipped chunk")
+                context.diagnose(.truncated, driver, "stream ends \(skipRemaining) bytes before the end of a skipped chunk")
                 skipRemaining = 0
             }
             if format == nil { throw streamTooShortError }
@@ -197,14 +197,12 @@ public final class AudioStreamParser {
     private func checkUsable(finishing: Bool) throws(AudioStreamError) {
         if let failure { throw failure }
         if inCallback {
-            throw AudioStreamError(
-                .illegalOperation, at: context.window.position, format: context.fileType,
-                "parser: parse, finish and seek cannot be called from inside a callback")
+            throw context.error(
+                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
         }
         if isFinished {
-            throw AudioStreamError(
-                .illegalOperation, at: context.window.position, format: context.fileType,
-                "parser: the stream was finished; seek before parsing again")
+            throw context.error(
+                .illegalOperation, Structure("parser"), "the stream was finished; seek before parsing again")
         }
     }
 
@@ -215,7 +213,8 @@ public final class AudioStreamParser {
         return error
     }
 
-    private var formatName: String { context.fileType.map { $0.description } ?? "parser" }
+    /// The container for messages of the driver itself (`"parser"` before one is recognised).
+    private var driver: Structure { Structure(context.fileType.map { $0.description } ?? "parser") }
 
     /// The step loop: detect, then step the format parser until it needs more bytes.
     private func run() throws(AudioStreamError) {
@@ -237,10 +236,10 @@ public final class AudioStreamParser {
                 needed = 0
             case .needMoreData(let n):
                 if n <= context.window.readable {
-                    throw context.error(.unspecifiedError, "\(formatName): parser asked for bytes it already has")
+                    throw context.error(.unspecifiedError, driver, "parser asked for bytes it already has")
                 }
                 if n > options.limits.maxBufferedBytes {
-                    throw context.error(.limitExceeded, "\(formatName): a structure needs more than maxBufferedBytes")
+                    throw context.error(.limitExceeded, driver, "a structure needs more than maxBufferedBytes")
                 }
                 needed = n
                 deliver()
@@ -285,7 +284,7 @@ public final class AudioStreamParser {
             needed = n
             return false
         case .unsupported:
-            throw context.error(.unsupportedFileType, "parser: no supported container recognised")
+            throw context.error(.unsupportedFileType, Structure("parser"), "no supported container recognised")
         }
     }
 
@@ -295,7 +294,8 @@ public final class AudioStreamParser {
         context.error(
             .unsupportedFileType,
             context.window.position == 0 && context.window.readable == 0
-                ? "parser: empty stream" : "parser: stream too short to identify its type")
+                ? Structure("parser").message("empty stream")
+                : Structure("parser").message("stream too short to identify its type"))
     }
 
     /// Delivers queued events to the callbacks, in order.
@@ -366,23 +366,22 @@ public final class AudioStreamParser {
         context.absorbableBytes = 0
         if let failure { throw failure }
         if inCallback {
-            throw AudioStreamError(
-                .illegalOperation, at: context.window.position, format: context.fileType,
-                "parser: parse, finish and seek cannot be called from inside a callback")
+            throw context.error(
+                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
         }
         guard format != nil, let dataOffset = context.announced.dataOffset else {
-            throw context.error(.dataUnavailable, "\(formatName): cannot seek before the audio data is reached")
+            throw context.error(.dataUnavailable, driver, "cannot seek before the audio data is reached")
         }
         // Safe to force unwrap: checked just above.
         let map = format!.packetMap
         if packet < 0 || (map.packetCount.map { packet > $0 } ?? false) {
-            throw context.error(.invalidPacketOffset, "\(formatName): seek target outside the stream's packets")
+            throw context.error(.invalidPacketOffset, driver, "seek target outside the stream's packets")
         }
         guard let byte = map.packetToByte(packet) else {
-            throw context.error(.dataUnavailable, "\(formatName): packet position not known yet")
+            throw context.error(.dataUnavailable, driver, "packet position not known yet")
         }
         guard format!.prepareForSeek(toPacket: packet, byteOffset: byte.value) else {
-            throw context.error(.dataUnavailable, "\(formatName): cannot seek here yet")
+            throw context.error(.dataUnavailable, driver, "cannot seek here yet")
         }
         let absolute = dataOffset + byte.value
         context.window.reset(at: absolute)
@@ -424,14 +423,12 @@ public final class AudioStreamParser {
             .requestedByteOffset,
         ]
         guard stored.contains(id) else {
-            throw AudioStreamError(
-                .unsupportedProperty, at: context.window.position, format: context.fileType,
-                "parser: property \(id) is not a stored property; use the translation methods")
+            throw context.error(.unsupportedProperty, Structure("parser"), "property \(id) is not a stored property; use the translation methods")
         }
         if let value = properties.value(of: id) { return value }
-        throw AudioStreamError(
-            properties.isReadyToProducePackets ? .valueUnknown : .dataUnavailable, at: context.window.position,
-            format: context.fileType, "parser: property \(id) is not known")
+        throw context.error(
+            properties.isReadyToProducePackets ? .valueUnknown : .dataUnavailable, Structure("parser"),
+            "property \(id) is not known")
     }
 
     /// `redy`: the audio data was reached.
