@@ -25,6 +25,8 @@ struct InputWindow {
     private(set) var chunk: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
     /// Bytes of `chunk` already consumed.
     private(set) var chunkRead: Int = 0
+    /// The caller's chunk as a checked view; valid only during `parse`.
+    var chunkBytes: BorrowedBytes { BorrowedBytes(chunk) }
     /// Set by `finish()`: no more bytes will come.
     var isFinal = false
 
@@ -42,10 +44,13 @@ struct InputWindow {
     // MARK: Feeding
 
     /// Makes `bytes` readable after the pending bytes. The pointer must stay valid until `endChunk()`.
-    mutating func beginChunk(_ bytes: UnsafeRawBufferPointer) {
-        chunk = bytes
+    mutating func beginChunk(_ bytes: BorrowedBytes) {
+        chunk = bytes.rawBuffer
         chunkRead = 0
     }
+
+    /// `beginChunk` for a raw buffer (tests drive a window directly with one).
+    mutating func beginChunk(_ bytes: UnsafeRawBufferPointer) { beginChunk(BorrowedBytes(bytes)) }
 
     /// Copies the unconsumed part of the chunk into `pending` and forgets the chunk.
     mutating func endChunk() {
@@ -75,7 +80,7 @@ struct InputWindow {
     /// Keeps `bytes` as carried-over bytes without reading any: what `beginChunk` then `endChunk` do, in
     /// the few instructions a byte-at-a-time caller can afford per call.
     @inline(__always)
-    mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
+    mutating func absorb(_ bytes: BorrowedBytes) {
         if pendingRemaining == 0 {
             // Everything held was consumed: the bytes start a fresh pending buffer at the position.
             pendingBase += Int64(pending.count)
@@ -84,7 +89,7 @@ struct InputWindow {
         } else if pendingRead >= 1024 {
             compactIfWorthwhile()
         }
-        appendToPending(bytes)
+        appendToPending(bytes.rawBuffer)
     }
 
     /// Appends to `pending`: a few bytes one by one (cheaper than the generic `append(contentsOf:)` when

@@ -9,9 +9,8 @@
 /// linear PCM the descriptions are computed on access, never stored one per frame: check
 /// ``constantPacketSize`` to take the fast path.
 public struct PacketBatch {
-    /// The batch's bytes, from the first packet's first byte to the last packet's last byte.
-    /// Borrowed: valid only during the handler call.
-    public let bytes: UnsafeRawBufferPointer
+    /// The batch's bytes, borrowed (`bytes` gives them as a raw buffer).
+    let storage: BorrowedBytes
     /// One description per packet, offsets relative to `bytes`.
     public let descriptions: PacketDescriptions
     /// The index (from the start of the stream, 0-based) of the batch's first packet.
@@ -19,8 +18,8 @@ public struct PacketBatch {
     /// The absolute stream offset of `bytes[0]`.
     public let fileOffset: Int64
 
-    init(bytes: UnsafeRawBufferPointer, descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
-        self.bytes = bytes
+    init(bytes: BorrowedBytes, descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
+        self.storage = bytes
         self.descriptions = descriptions
         self.firstPacketIndex = firstPacketIndex
         self.fileOffset = fileOffset
@@ -36,15 +35,8 @@ public struct PacketBatch {
         return nil
     }
 
-    /// The bytes of packet `index` (0-based within the batch). Borrowed like `bytes`.
-    public func packetBytes(at index: Int) -> UnsafeRawBufferPointer {
-        let d = descriptions[index]
-        let start = Int(d.startOffset)
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Int(d.dataByteSize))])
-    }
-
     /// A copy of the batch's bytes.
-    public func copyBytes() -> [UInt8] { Array(bytes) }
+    public func copyBytes() -> [UInt8] { Array(storage) }
 }
 
 /// The packet descriptions of a `PacketBatch`: stored for variable-size packets, computed for

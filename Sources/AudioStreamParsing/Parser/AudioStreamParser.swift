@@ -89,16 +89,8 @@ public final class AudioStreamParser {
 
     // MARK: Feeding
 
-    /// Parses the next bytes of the stream (`AudioFileStreamParseBytes`).
-    ///
-    /// Bytes must follow the previous call's bytes, or start at the offset the last `seek(toPacket:)`
-    /// returned, or be flagged `.discontinuity`. Any chunk size works, including 0.
-    ///
-    /// - Parameters:
-    ///   - bytes: the next bytes. They are not referenced after the call returns.
-    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
-    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
-    public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
+    /// `parse(_:flags:)` for every kind of input (the public overloads turn theirs into a view).
+    func parse(borrowed bytes: BorrowedBytes, flags: ParseFlags) throws(AudioStreamError) {
         // The bytes do not complete what the parser waits for: keeping them is exactly what the general
         // path would do (no step runs, nothing is queued). Bytes fed in small pieces cost one append each.
         if flags.isEmpty && context.absorbIfShort(bytes) { return }
@@ -107,7 +99,7 @@ public final class AudioStreamParser {
 
     /// `parse` beyond the absorbing fast path, out of line so that path stays a few instructions long.
     @inline(never)
-    private func parseChunk(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags) throws(AudioStreamError) {
+    private func parseChunk(_ bytes: BorrowedBytes, flags: ParseFlags) throws(AudioStreamError) {
         context.absorbableBytes = 0
         try checkUsable(finishing: false)
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
@@ -149,20 +141,12 @@ public final class AudioStreamParser {
 
     /// Parses the next bytes of the stream. See `parse(_:flags:)`.
     public func parse(_ bytes: [UInt8], flags: ParseFlags = []) throws(AudioStreamError) {
-        var thrown: AudioStreamError?
-        bytes.withUnsafeBytes { raw in
-            do throws(AudioStreamError) { try parse(raw, flags: flags) } catch { thrown = error }
-        }
-        if let thrown { throw thrown }
+        try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
     }
 
     /// Parses the next bytes of the stream. See `parse(_:flags:)`.
     public func parse(_ bytes: ArraySlice<UInt8>, flags: ParseFlags = []) throws(AudioStreamError) {
-        var thrown: AudioStreamError?
-        bytes.withUnsafeBytes { raw in
-            do throws(AudioStreamError) { try parse(raw, flags: flags) } catch { thrown = error }
-        }
-        if let thrown { throw thrown }
+        try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
     }
 
     /// Ends the stream (`AudioFileStreamParseBytes(stream, 0, NULL, 0)`): delivers the last packets,
@@ -312,7 +296,7 @@ public final class AudioStreamParser {
             // Local references keep the storage alive and avoid holding an access to `self` while user
             // code runs.
             let pending = context.window.pending
-            let chunk = context.window.chunk
+            let chunk = context.window.chunkBytes
             let scratch = context.scratch
             let descriptions = context.descriptions
             for event in events {
@@ -332,17 +316,16 @@ public final class AudioStreamParser {
                     case .explicit:
                         descs = PacketDescriptions(descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
                     }
-                    func hand(_ base: UnsafeRawBufferPointer, _ start: Int) {
-                        let bytes = UnsafeRawBufferPointer(rebasing: base[start..<(start + run.byteCount)])
+                    func hand(_ base: BorrowedBytes, _ start: Int) {
                         handler(
                             PacketBatch(
-                                bytes: bytes, descriptions: descs, firstPacketIndex: run.firstPacketIndex,
-                                fileOffset: run.fileOffset))
+                                bytes: base.extracting(start..<(start + run.byteCount)), descriptions: descs,
+                                firstPacketIndex: run.firstPacketIndex, fileOffset: run.fileOffset))
                     }
                     switch run.source {
-                    case .pending(let i): pending.withUnsafeBytes { hand($0, i) }
+                    case .pending(let i): withBorrowedBytes(of: pending) { hand($0, i) }
                     case .chunk(let i): hand(chunk, i)
-                    case .scratch(let i): scratch.withUnsafeBytes { hand($0, i) }
+                    case .scratch(let i): withBorrowedBytes(of: scratch) { hand($0, i) }
                     }
                 }
             }

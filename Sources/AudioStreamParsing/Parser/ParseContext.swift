@@ -50,7 +50,7 @@ struct ParseContext {
 
     /// Keeps `bytes` as carried-over input when they are fewer than `absorbableBytes`; true when it did.
     @inline(__always)
-    mutating func absorbIfShort(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    mutating func absorbIfShort(_ bytes: BorrowedBytes) -> Bool {
         guard bytes.count < absorbableBytes else { return false }
         absorbableBytes -= bytes.count
         window.absorb(bytes)

@@ -53,11 +53,8 @@ public struct ICYMetadataDemuxer: Sendable {
         state = .audio(remaining: self.metaInterval)
     }
 
-    /// Splits the next chunk of the body.
-    ///
-    /// - Returns: the chunk's audio ranges (offsets into `chunk`) and completed metadata blocks, in
-    ///   body order.
-    public mutating func demux(_ chunk: UnsafeRawBufferPointer) -> [Segment] {
+    /// Splits the next chunk of the body (see the public `demux(_:)`).
+    mutating func demux(borrowed chunk: BorrowedBytes) -> [Segment] {
         var segments: [Segment] = []
         var i = 0
         let count = chunk.count
@@ -80,7 +77,7 @@ public struct ICYMetadataDemuxer: Sendable {
                 state = .lengthByte
                 let n = min(remaining, count - i)
                 if block.isEmpty { block.reserveCapacity(remaining) }
-                block.append(contentsOf: chunk[i..<(i + n)])
+                block.append(contentsOf: chunk.extracting(i..<(i + n)))
                 i += n
                 if remaining == n {
                     let metadata = ICYMetadata(parsing: block)
@@ -98,10 +95,7 @@ public struct ICYMetadataDemuxer: Sendable {
 
     /// Splits the next chunk of the body (any contiguous or non-contiguous byte collection).
     public mutating func demux(_ chunk: some Collection<UInt8>) -> [Segment] {
-        if let segments = chunk.withContiguousStorageIfAvailable({ demux(UnsafeRawBufferPointer($0)) }) {
-            return segments
-        }
-        return Array(chunk).withUnsafeBytes { demux($0) }
+        withBorrowedBytes(of: chunk) { demux(borrowed: $0) }
     }
 
     /// Splits the next chunk into a copy of its audio bytes and its metadata blocks (convenience for

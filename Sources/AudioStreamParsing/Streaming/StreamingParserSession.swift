@@ -53,22 +53,20 @@ final class StreamingParserSession {
 
     /// Feeds one chunk of the source.
     func feed(_ chunk: some Collection<UInt8>) {
-        if chunk.withContiguousStorageIfAvailable({ feed(raw: UnsafeRawBufferPointer($0)) }) == nil {
-            Array(chunk).withUnsafeBytes { feed(raw: $0) }
-        }
+        withBorrowedBytes(of: chunk) { feed(borrowed: $0) }
     }
 
-    private func feed(raw chunk: UnsafeRawBufferPointer) {
+    private func feed(borrowed chunk: BorrowedBytes) {
         do throws(AudioStreamError) {
             guard var demuxer else {
                 try parse(chunk)
                 return
             }
-            let segments = demuxer.demux(chunk)
+            let segments = demuxer.demux(borrowed: chunk)
             self.demuxer = demuxer
             for segment in segments {
                 switch segment {
-                case .audio(let range): try parse(UnsafeRawBufferPointer(rebasing: chunk[range]))
+                case .audio(let range): try parse(chunk.extracting(range))
                 case .metadata(let metadata, let offset):
                     if metadata != lastTitle {
                         lastTitle = metadata
@@ -81,11 +79,11 @@ final class StreamingParserSession {
         }
     }
 
-    private func parse(_ bytes: UnsafeRawBufferPointer) throws(AudioStreamError) {
+    private func parse(_ bytes: BorrowedBytes) throws(AudioStreamError) {
         let f = flags
         flags = []
         requestFollowed = false
-        try parser.parse(bytes, flags: f)
+        try parser.parse(borrowed: bytes, flags: f)
     }
 
     /// The source ended: finishes the parser, then reports pending titles and `endOfStream`.

@@ -1,0 +1,42 @@
+/// The public entry points that take or give raw pointers, kept in `Bytes/` with the only other code
+/// that touches raw memory. Each turns the pointer into a `BorrowedBytes` view (or back) at once; the
+/// rest of the library never sees the pointer.
+
+extension AudioStreamParser {
+    /// Parses the next bytes of the stream (`AudioFileStreamParseBytes`).
+    ///
+    /// Packets and properties are delivered through the listener and handler before this returns.
+    /// The bytes must follow the previous ones, start at the offset a `seek` or range request
+    /// returned, or be flagged `.discontinuity`. Any chunk size works, including 0.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes. They are not referenced after the call returns.
+    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
+    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
+    public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
+        try parse(borrowed: BorrowedBytes(bytes), flags: flags)
+    }
+}
+
+extension PacketBatch {
+    /// The batch's bytes, from the first packet's first byte to the last packet's last byte.
+    /// Borrowed: valid only during the handler call.
+    public var bytes: UnsafeRawBufferPointer { storage.rawBuffer }
+
+    /// The bytes of packet `index` (0-based within the batch). Borrowed like `bytes`.
+    public func packetBytes(at index: Int) -> UnsafeRawBufferPointer {
+        let d = descriptions[index]
+        let start = Int(d.startOffset)
+        return storage.extracting(start..<(start + Int(d.dataByteSize))).rawBuffer
+    }
+}
+
+extension ICYMetadataDemuxer {
+    /// Splits the next chunk of the body.
+    ///
+    /// - Returns: the chunk's audio ranges (offsets into `chunk`) and completed metadata blocks, in
+    ///   body order.
+    public mutating func demux(_ chunk: UnsafeRawBufferPointer) -> [Segment] {
+        demux(borrowed: BorrowedBytes(chunk))
+    }
+}
