@@ -196,8 +196,9 @@ extension InspectionReport {
             ),
         ]
         let m = metadata ?? AudioMetadata()
+        let info: [(String, JSONValue)] = m.info.map { ($0.key.rawValue, .string($0.value)) }
         members += [
-            ("metadata", .object(m.info.keys.sorted(by: Self.byteOrder).map { ($0, .string(m.info[$0] ?? "")) })),
+            ("metadata", .object(info.sorted { Self.byteOrder($0.0, $1.0) })),
             (
                 "tags",
                 .array(

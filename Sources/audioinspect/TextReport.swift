@@ -89,7 +89,8 @@ extension InspectionReport {
             add("Magic cookie", "none")
         }
         let m = metadata ?? AudioMetadata()
-        add("Info", m.info.keys.sorted(by: Self.byteOrder).map { "\($0): \(Self.oneLine(m.info[$0] ?? ""))" })
+        let info = m.info.map { (key: $0.key.rawValue, value: $0.value) }.sorted { Self.byteOrder($0.key, $1.key) }
+        add("Info", info.map { "\($0.key): \(Self.oneLine($0.value))" })
         add("Tags", m.tags.map { "[\($0.source)] \($0.key) = \(Self.oneLine($0.value))" })
         add("Artwork", m.artwork.map { "\($0.mimeType), picture type \($0.pictureType), \($0.data.count) bytes" })
         add(

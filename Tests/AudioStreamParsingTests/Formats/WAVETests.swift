@@ -180,7 +180,7 @@ struct WAVETests {
             metadata.tags.first { $0.source == source && $0.key == key }?.value
         }
         switch key {
-        case "title", "artist", "album", "genre", "copyright": return metadata.info[key]
+        case "title", "artist", "album", "genre", "copyright": return metadata.info[InfoKey(rawValue: key)]
         case "comment": return metadata.info[InfoKey.comments]
         case "track": return metadata.info[InfoKey.trackNumber]
         case "date": return metadata.info[InfoKey.recordedDate] ?? raw("bext", "originationDate")
