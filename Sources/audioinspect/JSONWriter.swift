@@ -143,7 +143,7 @@ extension InspectionReport {
                         list.map {
                             .object(
                                 Self.members(of: $0.streamDescription) + [
-                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag)))
+                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag.rawValue)))
                                 ])
                         })
                 } ?? .null
@@ -153,7 +153,7 @@ extension InspectionReport {
                 "channelLayout",
                 channelLayout.map { layout in
                     .object([
-                        ("tag", .uint(UInt64(layout.tag))),
+                        ("tag", .uint(UInt64(layout.tag.rawValue))),
                         ("bitmap", .uint(UInt64(layout.bitmap))),
                         ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
                     ])

@@ -37,7 +37,7 @@ extension InspectionReport {
             add(
                 "Format list",
                 list.map {
-                    Self.formatSummary($0.streamDescription) + ", layout tag \(Self.hex32($0.channelLayoutTag))"
+                    Self.formatSummary($0.streamDescription) + ", layout tag \(Self.hex32($0.channelLayoutTag.rawValue))"
                 })
         }
         if let d = duration {
@@ -72,8 +72,8 @@ extension InspectionReport {
             add("Gapless", "none")
         }
         if let c = channelLayout {
-            var text = "tag \(Self.hex32(c.tag))"
-            if c.tag == ChannelLayout.Tag.useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
+            var text = "tag \(Self.hex32(c.tag.rawValue))"
+            if c.tag == .useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
             text += ", \(c.numberOfChannels) channels"
             if !c.channelLabels.isEmpty {
                 text += ", labels \(c.channelLabels.map(String.init).joined(separator: " "))"

@@ -23,7 +23,7 @@ struct WAVETests {
         var framesPerPacket: UInt32 = 1
         var bits: UInt32
         /// `ChannelLayout.tag` and bitmap: the extensible channel mask, or mono/stereo.
-        var layoutTag: UInt32
+        var layoutTag: ChannelLayout.Tag
         var bitmap: UInt32 = 0
     }
 
