@@ -154,6 +154,7 @@ extension InspectionReport {
                 channelLayout.map { layout in
                     .object([
                         ("tag", .uint(UInt64(layout.tag.rawValue))),
+                        ("tagName", .string(layout.tag.name)),
                         ("bitmap", .uint(UInt64(layout.bitmap))),
                         ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
                     ])

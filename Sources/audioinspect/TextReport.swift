@@ -37,7 +37,7 @@ extension InspectionReport {
             add(
                 "Format list",
                 list.map {
-                    Self.formatSummary($0.streamDescription) + ", layout tag \(Self.hex32($0.channelLayoutTag.rawValue))"
+                    Self.formatSummary($0.streamDescription) + ", " + Self.layoutTagText($0.channelLayoutTag)
                 })
         }
         if let d = duration {
@@ -72,7 +72,7 @@ extension InspectionReport {
             add("Gapless", "none")
         }
         if let c = channelLayout {
-            var text = "tag \(Self.hex32(c.tag.rawValue))"
+            var text = c.tag.name
             if c.tag == .useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
             text += ", \(c.numberOfChannels) channels"
             if !c.channelLabels.isEmpty {
@@ -195,6 +195,11 @@ extension InspectionReport {
 
     /// The value, or `unknown`.
     static func text<T: BinaryInteger>(_ value: T?) -> String { value.map { String($0) } ?? "unknown" }
+
+    /// A format list item's layout tag: `layout MPEG_5_1_D`, or `no layout` for 0.
+    static func layoutTagText(_ tag: ChannelLayout.Tag) -> String {
+        tag.rawValue == 0 ? "no layout" : "layout \(tag.name)"
+    }
 
     /// `0x0000000C`.
     static func hex32(_ v: UInt32) -> String {
