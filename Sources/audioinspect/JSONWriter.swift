@@ -141,7 +141,7 @@ extension InspectionReport {
                         list.map {
                             .object(
                                 Self.members(of: $0.streamDescription) + [
-                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag)))
+                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag.rawValue)))
                                 ])
                         })
                 } ?? .null
@@ -151,7 +151,8 @@ extension InspectionReport {
                 "channelLayout",
                 channelLayout.map { layout in
                     .object([
-                        ("tag", .uint(UInt64(layout.tag))),
+                        ("tag", .uint(UInt64(layout.tag.rawValue))),
+                        ("tagName", .string(layout.tag.name)),
                         ("bitmap", .uint(UInt64(layout.bitmap))),
                         ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
                     ])
@@ -194,8 +195,9 @@ extension InspectionReport {
             ),
         ]
         let m = metadata ?? AudioMetadata()
+        let info: [(String, JSONValue)] = m.info.map { ($0.key.rawValue, .string($0.value)) }
         members += [
-            ("metadata", .object(m.info.keys.sorted(by: Self.byteOrder).map { ($0, .string(m.info[$0] ?? "")) })),
+            ("metadata", .object(info.sorted { Self.byteOrder($0.0, $1.0) })),
             (
                 "tags",
                 .array(

@@ -38,7 +38,7 @@ extension InspectionReport {
             add(
                 "Format list",
                 list.map {
-                    Self.formatSummary($0.streamDescription) + ", layout tag \(Self.hex32($0.channelLayoutTag))"
+                    Self.formatSummary($0.streamDescription) + ", " + Self.layoutTagText($0.channelLayoutTag)
                 })
         }
         if let d = duration {
@@ -73,8 +73,8 @@ extension InspectionReport {
             add("Gapless", "none")
         }
         if let c = channelLayout {
-            var text = "tag \(Self.hex32(c.tag))"
-            if c.tag == ChannelLayout.Tag.useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
+            var text = c.tag.name
+            if c.tag == .useChannelBitmap { text += ", bitmap \(Self.hex32(c.bitmap))" }
             text += ", \(c.numberOfChannels) channels"
             if !c.channelLabels.isEmpty {
                 text += ", labels \(c.channelLabels.map(String.init).joined(separator: " "))"
@@ -90,7 +90,8 @@ extension InspectionReport {
             add("Magic cookie", "none")
         }
         let m = metadata ?? AudioMetadata()
-        add("Info", m.info.keys.sorted(by: Self.byteOrder).map { "\($0): \(Self.oneLine(m.info[$0] ?? ""))" })
+        let info = m.info.map { (key: $0.key.rawValue, value: $0.value) }.sorted { Self.byteOrder($0.key, $1.key) }
+        add("Info", info.map { "\($0.key): \(Self.oneLine($0.value))" })
         add("Tags", m.tags.map { "[\($0.source)] \($0.key) = \(Self.oneLine($0.value))" })
         add("Artwork", m.artwork.map { "\($0.mimeType), picture type \($0.pictureType), \($0.data.count) bytes" })
         add(
@@ -195,6 +196,11 @@ extension InspectionReport {
 
     /// The value, or `unknown`.
     static func text<T: BinaryInteger>(_ value: T?) -> String { value.map { String($0) } ?? "unknown" }
+
+    /// A format list item's layout tag: `layout MPEG_5_1_D`, or `no layout` for 0.
+    static func layoutTagText(_ tag: ChannelLayout.Tag) -> String {
+        tag.rawValue == 0 ? "no layout" : "layout \(tag.name)"
+    }
 
     /// `0x0000000C`.
     static func hex32(_ v: UInt32) -> String {

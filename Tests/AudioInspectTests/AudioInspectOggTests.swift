@@ -32,7 +32,7 @@ struct AudioInspectOggTests {
         #expect(chapters.map { $0["title"] as? String } == ["Intro", "Middle", "Last part"])
         #expect(chapters.map { $0["endSeconds"] as? Double } == [0.4, 0.8, 1.0])
         let metadata = try #require(doc["metadata"] as? [String: String])
-        #expect(metadata[InfoKey.artist] == "Ogg Artist")
+        #expect(metadata[InfoKey.artist.rawValue] == "Ogg Artist")
     }
 
     /// ogg/opus-48000-2ch-picture-opusenc.opus: opusenc --picture "3||Front||cover.png" (a PNG) and
@@ -45,6 +45,6 @@ struct AudioInspectOggTests {
         #expect(artwork.first?["mimeType"] as? String == "image/png")
         #expect((artwork.first?["bytes"] as? Int ?? 0) > 40_000)
         let metadata = try #require(doc["metadata"] as? [String: String])
-        #expect(metadata[InfoKey.title] == "Picture")
+        #expect(metadata[InfoKey.title.rawValue] == "Picture")
     }
 }

@@ -298,6 +298,40 @@ struct AudioInspectTests {
         #expect(text.contains("\n      2399          2455         1         1\n"))
     }
 
+    /// Layout tags from Apple's CoreAudioBaseTypes.h: Stereo (101 << 16 | 2), UseChannelBitmap (1 << 16),
+    /// MPEG_5_1_A (121 << 16 | 6, FLAC's 6-channel order), MPEG_5_1_D (124 << 16 | 6, AAC_5_1).
+    static let layoutFixtures: [(path: String, tag: Int, name: String, text: String)] = [
+        ("wav/pcm_s16le-44100-2ch.wav", 101 << 16 | 2, "Stereo", "Stereo, 2 channels"),
+        (
+            "wav/pcm_s16le-48000-6ch.wav", 1 << 16, "UseChannelBitmap",
+            "UseChannelBitmap, bitmap 0x0000003F, 6 channels, labels 1 2 3 4 5 6"
+        ),
+        ("flac/flac-48000-6ch-s16-b1152.flac", 121 << 16 | 6, "MPEG_5_1_A", "MPEG_5_1_A, 6 channels"),
+        ("adts/aac-48000-6ch.aac", 124 << 16 | 6, "MPEG_5_1_D", "MPEG_5_1_D, 6 channels"),
+    ]
+
+    @Test("the channel layout shows its tag's name; the JSON keeps the tag number and adds tagName")
+    func channelLayoutName() throws {
+        for fixture in Self.layoutFixtures {
+            let report = Inspector.inspect(
+                bytes: try Fixtures.bytes(fixture.path), source: fixture.path, options: InspectOptions())
+            var text = ""
+            report.writeText(to: &text, includePackets: false)
+            #expect(text.contains("Channel layout  \(fixture.text)\n"), "\(fixture.path)")
+            let json = report.jsonText
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let layout = try #require(doc["channelLayout"] as? [String: Any])
+            #expect(layout["tag"] as? Int == fixture.tag, "\(fixture.path)")
+            #expect(layout["tagName"] as? String == fixture.name, "\(fixture.path)")
+            // Member order as printed (docs/cli.md): tag, tagName, bitmap, channelLabels.
+            let start = try #require(json.range(of: "\"channelLayout\"")).upperBound
+            let members = ["\"tag\"", "\"tagName\"", "\"bitmap\"", "\"channelLabels\""].compactMap {
+                json.range(of: $0, range: start..<json.endIndex)?.lowerBound
+            }
+            #expect(members.count == 4 && members == members.sorted(), "\(fixture.path)")
+        }
+    }
+
     @Test("MP3 with ID3v2.4 text, APIC artwork and CTOC/CHAP chapters: the text summary and JSON show them")
     func mp3TagsArtworkAndChapters() throws {
         // Fixtures/generate.sh, tags/id3v24-mutagen-chapters.mp3 (tools/metadata_tags.py): a 100-byte PNG

@@ -4,8 +4,8 @@
 /// CoreAudio's `kAudioFileStreamProperty_InfoDictionary` does. `tags` keeps every tag as written,
 /// with where it came from.
 public struct AudioMetadata: Hashable, Sendable {
-    /// Apple info-dictionary entries: key (`InfoKey`) to string value.
-    public var info: [String: String]
+    /// Apple info-dictionary entries: key (``InfoKey``, written as Apple's key string) to string value.
+    public var info: [InfoKey: String]
     /// Every tag as written, in stream order.
     public var tags: [Tag]
     /// Embedded pictures.
@@ -14,7 +14,7 @@ public struct AudioMetadata: Hashable, Sendable {
     public var chapters: [Chapter]
 
     /// Creates metadata.
-    public init(info: [String: String] = [:], tags: [Tag] = [], artwork: [Artwork] = [], chapters: [Chapter] = []) {
+    public init(info: [InfoKey: String] = [:], tags: [Tag] = [], artwork: [Artwork] = [], chapters: [Chapter] = []) {
         self.info = info
         self.tags = tags
         self.artwork = artwork
@@ -25,7 +25,7 @@ public struct AudioMetadata: Hashable, Sendable {
     public var isEmpty: Bool { info.isEmpty && tags.isEmpty && artwork.isEmpty && chapters.isEmpty }
 
     /// Adds a raw tag and, when `infoKey` is given and not yet set, the info-dictionary entry.
-    public mutating func add(_ tag: Tag, infoKey: String?) {
+    public mutating func add(_ tag: Tag, infoKey: InfoKey?) {
         tags.append(tag)
         if let infoKey, info[infoKey] == nil, !tag.value.isEmpty { info[infoKey] = tag.value }
     }
@@ -80,59 +80,4 @@ public struct AudioMetadata: Hashable, Sendable {
             self.endSeconds = endSeconds
         }
     }
-}
-
-/// Apple's info-dictionary key strings (`kAFInfoDictionary_*`).
-public enum InfoKey {
-    /// `kAFInfoDictionary_Artist`
-    public static let artist = "artist"
-    /// `kAFInfoDictionary_Album`
-    public static let album = "album"
-    /// `kAFInfoDictionary_Title`
-    public static let title = "title"
-    /// `kAFInfoDictionary_SubTitle`
-    public static let subTitle = "subtitle"
-    /// `kAFInfoDictionary_Tempo`
-    public static let tempo = "tempo"
-    /// `kAFInfoDictionary_KeySignature`
-    public static let keySignature = "key signature"
-    /// `kAFInfoDictionary_TimeSignature`
-    public static let timeSignature = "time signature"
-    /// `kAFInfoDictionary_TrackNumber`
-    public static let trackNumber = "track number"
-    /// `kAFInfoDictionary_Year`
-    public static let year = "year"
-    /// `kAFInfoDictionary_RecordedDate`
-    public static let recordedDate = "recorded date"
-    /// `kAFInfoDictionary_Composer`
-    public static let composer = "composer"
-    /// `kAFInfoDictionary_Lyricist`
-    public static let lyricist = "lyricist"
-    /// `kAFInfoDictionary_Genre`
-    public static let genre = "genre"
-    /// `kAFInfoDictionary_Comments`
-    public static let comments = "comments"
-    /// `kAFInfoDictionary_Copyright`
-    public static let copyright = "copyright"
-    /// `kAFInfoDictionary_ISRC`
-    public static let isrc = "ISRC"
-    /// `kAFInfoDictionary_SourceEncoder`
-    public static let sourceEncoder = "source encoder"
-    /// `kAFInfoDictionary_EncodingApplication`
-    public static let encodingApplication = "encoding application"
-    /// `kAFInfoDictionary_NominalBitRate`
-    public static let nominalBitRate = "nominal bit rate"
-    /// `kAFInfoDictionary_ChannelLayout`
-    public static let channelLayout = "channel layout"
-    /// `kAFInfoDictionary_ApproximateDurationInSeconds`
-    public static let approximateDurationInSeconds = "approximate duration in seconds"
-    /// `kAFInfoDictionary_SourceBitDepth`
-    public static let sourceBitDepth = "source bit depth"
-
-    /// Every key, in the order of Apple's header.
-    public static let all: [String] = [
-        artist, album, title, subTitle, tempo, keySignature, timeSignature, trackNumber, year, recordedDate,
-        composer, lyricist, genre, comments, copyright, isrc, sourceEncoder, encodingApplication,
-        nominalBitRate, channelLayout, approximateDurationInSeconds, sourceBitDepth,
-    ]
 }

@@ -1,17 +1,18 @@
 /// A channel layout (CoreAudio `AudioChannelLayout`).
 ///
-/// `tag` is an `AudioChannelLayoutTag`: `(layout id << 16) | channel count`, or
-/// `useChannelBitmap` / `useChannelDescriptions`.
+/// `tag` is an `AudioChannelLayoutTag` (``Tag``): a standard layout with its channel count, or
+/// ``Tag/useChannelBitmap`` / ``Tag/useChannelDescriptions``, which defer to `bitmap` or
+/// `channelDescriptions`.
 public struct ChannelLayout: Hashable, Sendable {
     /// `mChannelLayoutTag`.
-    public var tag: UInt32
-    /// `mChannelBitmap` (meaningful when `tag == ChannelLayout.Tag.useChannelBitmap`).
+    public var tag: Tag
+    /// `mChannelBitmap` (meaningful when `tag == .useChannelBitmap`).
     public var bitmap: UInt32
     /// `mChannelDescriptions`.
     public var channelDescriptions: [ChannelDescription]
 
     /// Creates a layout.
-    public init(tag: UInt32, bitmap: UInt32 = 0, channelDescriptions: [ChannelDescription] = []) {
+    public init(tag: Tag, bitmap: UInt32 = 0, channelDescriptions: [ChannelDescription] = []) {
         self.tag = tag
         self.bitmap = bitmap
         self.channelDescriptions = channelDescriptions
@@ -20,39 +21,23 @@ public struct ChannelLayout: Hashable, Sendable {
     /// The number of channels the layout describes, when it can be told.
     public var numberOfChannels: Int {
         switch tag {
-        case Tag.useChannelDescriptions: return channelDescriptions.count
-        case Tag.useChannelBitmap: return bitmap.nonzeroBitCount
-        default: return Int(tag & 0xFFFF)
+        case .useChannelDescriptions: return channelDescriptions.count
+        case .useChannelBitmap: return bitmap.nonzeroBitCount
+        default: return tag.numberOfChannels
         }
     }
 
     /// Channel labels, in order: from the descriptions, or the bits of the bitmap (WAVE order).
     public var channelLabels: [UInt32] {
         switch tag {
-        case Tag.useChannelDescriptions:
+        case .useChannelDescriptions:
             return channelDescriptions.map(\.label)
-        case Tag.useChannelBitmap:
+        case .useChannelBitmap:
             // kAudioChannelBit_Left (bit 0) maps to kAudioChannelLabel_Left (1), and so on.
             return (0..<32).filter { bitmap & (1 << $0) != 0 }.map { UInt32($0) + 1 }
         default:
             return []
         }
-    }
-
-    /// Common `AudioChannelLayoutTag` values (`kAudioChannelLayoutTag_*`).
-    public enum Tag {
-        /// `kAudioChannelLayoutTag_UseChannelDescriptions`
-        public static let useChannelDescriptions: UInt32 = 0
-        /// `kAudioChannelLayoutTag_UseChannelBitmap`
-        public static let useChannelBitmap: UInt32 = 1 << 16
-        /// `kAudioChannelLayoutTag_Mono`
-        public static let mono: UInt32 = 100 << 16 | 1
-        /// `kAudioChannelLayoutTag_Stereo`
-        public static let stereo: UInt32 = 101 << 16 | 2
-        /// `kAudioChannelLayoutTag_DiscreteInOrder` with `n` channels.
-        public static func discreteInOrder(_ n: UInt32) -> UInt32 { 147 << 16 | (n & 0xFFFF) }
-        /// `kAudioChannelLayoutTag_Unknown` with `n` channels.
-        public static func unknown(_ n: UInt32) -> UInt32 { 0xFFFF_0000 | (n & 0xFFFF) }
     }
 }
 

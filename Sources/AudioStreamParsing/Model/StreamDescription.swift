@@ -90,11 +90,11 @@ public enum LinearPCMFlags {
 public struct FormatListItem: Hashable, Sendable {
     /// `mASBD`.
     public var streamDescription: StreamDescription
-    /// `mChannelLayoutTag`.
-    public var channelLayoutTag: UInt32
+    /// `mChannelLayoutTag` (0 when the stream has no layout).
+    public var channelLayoutTag: ChannelLayout.Tag
 
     /// Creates an item.
-    public init(streamDescription: StreamDescription, channelLayoutTag: UInt32) {
+    public init(streamDescription: StreamDescription, channelLayoutTag: ChannelLayout.Tag) {
         self.streamDescription = streamDescription
         self.channelLayoutTag = channelLayoutTag
     }

@@ -121,9 +121,9 @@ struct ParseContext {
                 if case .dataFormat(let d) = v { return d } else { return nil }
             }).first
         {
-            let tag = values.lazy.compactMap({ v -> UInt32? in
+            let tag = values.lazy.compactMap({ v -> ChannelLayout.Tag? in
                 if case .channelLayout(let l) = v { return l.tag } else { return nil }
-            }).first ?? 0
+            }).first ?? .noLayout
             values.append(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: tag)]))
         }
         if leadingMetadata != nil, !values.contains(where: { $0.id == .infoDictionary }) {

@@ -38,7 +38,7 @@ enum ConformanceInput {
     /// ("Deviations and known gaps") and `Fixtures/README.md` ("Tag fixtures"): the values expected instead,
     /// by hand from the generator's input (`Fixtures/generate.sh`, `Fixtures/tools/metadata_tags.py`,
     /// `metadata_unsync.pl`). They replace the oracle's value for the key; the other keys keep the oracle's.
-    static let correctedTags: [String: (info: [String: String], why: String)] = [
+    static let correctedTags: [String: (info: [InfoKey: String], why: String)] = [
         // ffprobe 5.1 does not read APEv2 in MP3; the APEv2 tag precedes ID3v1, and an info key keeps the
         // first value a tag gave it (docs/metadata.md, "First wins"; docs/formats/mpeg-audio.md).
         "mpeg/mp3-44100-2ch-apev2-id3v1.mp3": (

@@ -80,7 +80,7 @@ struct FixtureConformanceTests {
         var expected = try Self.expectation(for: fixture).shifted(by: input.shift)
         let log = ParseRunner.run(input.bytes, chunking: .whole, options: ConformanceInput.options(for: fixture))
         if let why = ConformanceInput.knownMissingTags[fixture.path] {
-            var info: [String: String] = [:]
+            var info: [InfoKey: String] = [:]
             if case .metadata(let m)? = log.lastValues[.infoDictionary] { info = m.info }
             for key in expected.info.keys where info[key] != nil {
                 Issue.record(
@@ -312,9 +312,9 @@ struct FixtureConformanceTests {
             }
         }
         if !e.info.isEmpty {
-            let info: [String: String]
+            let info: [InfoKey: String]
             if case .metadata(let m)? = values[.infoDictionary] { info = m.info } else { info = [:] }
-            for (key, want) in e.info.sorted(by: { $0.key < $1.key }) {
+            for (key, want) in e.info.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 check("info[\(key)] (format_tags)", info[key], want)
             }
         }

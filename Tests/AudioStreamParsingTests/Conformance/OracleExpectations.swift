@@ -21,7 +21,7 @@ struct ExpectedStream: CustomStringConvertible {
     /// Every packet as (absolute offset, size), when the oracle's packets can be mapped to ours.
     var packets: [PacketSpan]?
     /// Info-dictionary entries ffprobe shows (`format_tags`), mapped to Apple's keys.
-    var info: [String: String]
+    var info: [InfoKey: String]
     /// Where the values come from.
     var source: String
 
@@ -115,7 +115,7 @@ enum CodecTable {
 
 /// ffprobe `format_tags` keys that name an Apple info-dictionary entry (`kAFInfoDictionary_*`).
 enum TagTable {
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "title": InfoKey.title,
         "artist": InfoKey.artist,
         "album": InfoKey.album,
@@ -227,7 +227,7 @@ extension ExpectedStream {
         } else {
             throw ExpectationError("oracle lacks duration_sum and a 1/sample_rate duration_ts")
         }
-        var info: [String: String] = [:]
+        var info: [InfoKey: String] = [:]
         for (k, v) in oracle.formatTags {
             if let key = TagTable.infoKeys[k.lowercased()] { info[key] = v }
         }

@@ -206,23 +206,60 @@ struct CodeTableTests {
 
     // MARK: audiofilestream.md §3.9 kAFInfoDictionary keys
 
-    static let infoKeys: [(String, String)] = [
-        (InfoKey.artist, "artist"), (InfoKey.album, "album"), (InfoKey.title, "title"),
-        (InfoKey.subTitle, "subtitle"), (InfoKey.tempo, "tempo"), (InfoKey.keySignature, "key signature"),
-        (InfoKey.timeSignature, "time signature"), (InfoKey.trackNumber, "track number"), (InfoKey.year, "year"),
-        (InfoKey.recordedDate, "recorded date"), (InfoKey.composer, "composer"), (InfoKey.lyricist, "lyricist"),
-        (InfoKey.genre, "genre"), (InfoKey.comments, "comments"), (InfoKey.copyright, "copyright"),
-        (InfoKey.isrc, "ISRC"), (InfoKey.sourceEncoder, "source encoder"),
-        (InfoKey.encodingApplication, "encoding application"), (InfoKey.nominalBitRate, "nominal bit rate"),
-        (InfoKey.channelLayout, "channel layout"),
-        (InfoKey.approximateDurationInSeconds, "approximate duration in seconds"),
-        (InfoKey.sourceBitDepth, "source bit depth"),
+    /// One row of §3.9: the key, the constant's suffix after `kAFInfoDictionary_`, and the key string.
+    struct InfoKeyRow: Sendable, CustomStringConvertible {
+        var key: InfoKey
+        var constant: String
+        var string: String
+        var description: String { "kAFInfoDictionary_\(constant)" }
+    }
+
+    static let infoKeys: [InfoKeyRow] = [
+        InfoKeyRow(key: .artist, constant: "Artist", string: "artist"),
+        InfoKeyRow(key: .album, constant: "Album", string: "album"),
+        InfoKeyRow(key: .title, constant: "Title", string: "title"),
+        InfoKeyRow(key: .subTitle, constant: "SubTitle", string: "subtitle"),
+        InfoKeyRow(key: .tempo, constant: "Tempo", string: "tempo"),
+        InfoKeyRow(key: .keySignature, constant: "KeySignature", string: "key signature"),
+        InfoKeyRow(key: .timeSignature, constant: "TimeSignature", string: "time signature"),
+        InfoKeyRow(key: .trackNumber, constant: "TrackNumber", string: "track number"),
+        InfoKeyRow(key: .year, constant: "Year", string: "year"),
+        InfoKeyRow(key: .recordedDate, constant: "RecordedDate", string: "recorded date"),
+        InfoKeyRow(key: .composer, constant: "Composer", string: "composer"),
+        InfoKeyRow(key: .lyricist, constant: "Lyricist", string: "lyricist"),
+        InfoKeyRow(key: .genre, constant: "Genre", string: "genre"),
+        InfoKeyRow(key: .comments, constant: "Comments", string: "comments"),
+        InfoKeyRow(key: .copyright, constant: "Copyright", string: "copyright"),
+        InfoKeyRow(key: .isrc, constant: "ISRC", string: "ISRC"),
+        InfoKeyRow(key: .sourceEncoder, constant: "SourceEncoder", string: "source encoder"),
+        InfoKeyRow(key: .encodingApplication, constant: "EncodingApplication", string: "encoding application"),
+        InfoKeyRow(key: .nominalBitRate, constant: "NominalBitRate", string: "nominal bit rate"),
+        InfoKeyRow(key: .channelLayout, constant: "ChannelLayout", string: "channel layout"),
+        InfoKeyRow(
+            key: .approximateDurationInSeconds, constant: "ApproximateDurationInSeconds",
+            string: "approximate duration in seconds"),
+        InfoKeyRow(key: .sourceBitDepth, constant: "SourceBitDepth", string: "source bit depth"),
     ]
 
-    @Test func infoKeysMatchApple() {
-        for (key, expected) in Self.infoKeys {
-            #expect(key == expected)
-        }
-        #expect(InfoKey.all == Self.infoKeys.map(\.1))
+    @Test(arguments: infoKeys)
+    func infoKeyMatchesApple(_ row: InfoKeyRow) {
+        #expect(row.key.rawValue == row.string)
+        #expect(row.key.description == row.string)
+        #expect(InfoKey(rawValue: row.string) == row.key)
+    }
+
+    @Test func allInfoKeysAreExactlyApplesList() {
+        #expect(InfoKey.all == Self.infoKeys.map(\.key))
+        #expect(Set(InfoKey.all.map(\.rawValue)).count == InfoKey.all.count)
+    }
+
+    /// The info dictionary is open (§3.9: components may add keys): a string literal is a key, and a
+    /// literal that spells a known key is that key.
+    @Test func infoKeyLiteralsAreKeys() {
+        let literal: InfoKey = "track number"
+        #expect(literal == .trackNumber)
+        let metadata = AudioMetadata(info: ["artist": "A", "vendor key": "V"])
+        #expect(metadata.info[.artist] == "A")
+        #expect(metadata.info[InfoKey(rawValue: "vendor key")] == "V")
     }
 }

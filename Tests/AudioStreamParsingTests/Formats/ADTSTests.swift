@@ -111,9 +111,9 @@ struct ADTSTests {
         #expect(values[.dataFormat] == .dataFormat(format))
         #expect(Double(stream["sample_rate"] as? Int ?? 0) == expected.rate)
         #expect(UInt32(stream["channels"] as? Int ?? 0) == expected.channels)
-        let tag = Self.layoutTags[expected.configuration]
+        let tag = Self.layoutTags[expected.configuration].map(ChannelLayout.Tag.init(rawValue:))
         #expect(values[.channelLayout] == tag.map { .channelLayout(ChannelLayout(tag: $0)) })
-        let item = FormatListItem(streamDescription: format, channelLayoutTag: tag ?? 0)
+        let item = FormatListItem(streamDescription: format, channelLayoutTag: tag ?? ChannelLayout.Tag(rawValue: 0))
         #expect(values[.formatList] == .formatList([item]))
         let cookie = ADTSFixtures.esDescriptor(asc: expected.asc, channels: expected.channels, rate: expected.rate)
         #expect(values[.magicCookieData] == .magicCookie(cookie))

@@ -109,7 +109,7 @@ enum AIFFFixtures {
 
     /// The info-dictionary key of an ffprobe format tag (FFmpeg's AIFF demuxer names NAME `title`, AUTH
     /// `author`, `(c) ` `copyright`, ANNO `comment`; ID3 frames use their usual names).
-    static func infoKey(forFFprobeTag key: String) -> String? {
+    static func infoKey(forFFprobeTag key: String) -> InfoKey? {
         switch key.lowercased() {
         case "title": return InfoKey.title
         case "author", "artist": return InfoKey.artist

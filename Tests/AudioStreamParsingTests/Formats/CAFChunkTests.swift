@@ -90,9 +90,12 @@ struct CAFChunkTests {
         }
         let body = B.be32(0) + B.be32(0) + B.be32(2) + description(1, -1) + description(2, 1)
         let log = cafVerified(cafHead(B.pcmDesc) + B.chunk("chan", body) + B.chunk("data", B.data([])))
-        #expect(cafLast(log, .channelLayout) == .channelLayout(ChannelLayout(tag: 0, channelDescriptions: [
+        let descriptions = [
             ChannelDescription(label: 1, coordinates: [-1, 0, 0]), ChannelDescription(label: 2, coordinates: [1, 0, 0]),
-        ])))
+        ]
+        #expect(
+            cafLast(log, .channelLayout)
+                == .channelLayout(ChannelLayout(tag: .init(rawValue: 0), channelDescriptions: descriptions)))
         // A count that does not fit the chunk.
         let bad = B.be32(0) + B.be32(0) + B.be32(0x0FFF_FFFF) + description(1, 0)
         #expect(cafVerified(cafHead(B.pcmDesc) + B.chunk("chan", bad) + B.chunk("data", B.data([]))).error?.code

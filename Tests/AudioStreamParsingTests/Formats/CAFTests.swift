@@ -143,10 +143,10 @@ struct CAFConstantFixtureTests {
     @Test func stereoAnd51LayoutsComeFromTheChanChunk() throws {
         let stereo = run(try CAFFixtures.bytes("caf/pcm_s16le-44100-2ch.caf"))
         // kAudioChannelLayoutTag_Stereo = (101 << 16) | 2.
-        #expect(layout(stereo) == ChannelLayout(tag: 101 << 16 | 2))
+        #expect(layout(stereo) == ChannelLayout(tag: .init(rawValue: 101 << 16 | 2)))
         let six = run(try CAFFixtures.bytes("caf/pcm_s16le-48000-6ch.caf"))
         // kAudioChannelLayoutTag_MPEG_5_1_A = (121 << 16) | 6.
-        #expect(layout(six) == ChannelLayout(tag: 121 << 16 | 6))
+        #expect(layout(six) == ChannelLayout(tag: .init(rawValue: 121 << 16 | 6)))
     }
 
     @Test func dataOfUnknownSizeHasNoCountsUntilFinish() throws {

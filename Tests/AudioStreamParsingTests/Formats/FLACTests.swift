@@ -421,14 +421,14 @@ struct FLACTests {
     /// 101, MPEG_3_0_A 113, Quadraphonic 108, MPEG_5_0_A 117, MPEG_5_1_A 121, low 16 bits = channels), and
     /// the WAVEFORMATEXTENSIBLE masks for 7 and 8 channels.
     @Test func channelLayouts() {
-        let tags: [UInt32?] = (1...6).map { FLACParser.channelLayout(channels: UInt32($0))?.tag }
+        let tags: [UInt32?] = (1...6).map { FLACParser.channelLayout(channels: UInt32($0))?.tag.rawValue }
         let expected: [UInt32?] = [0x0064_0001, 0x0065_0002, 0x0071_0003, 0x006C_0004, 0x0075_0005, 0x0079_0006]
         #expect(tags == expected)
-        #expect(FLACParser.channelLayout(channels: 7) == ChannelLayout(tag: 1 << 16, bitmap: 0x70F))
-        #expect(FLACParser.channelLayout(channels: 8) == ChannelLayout(tag: 1 << 16, bitmap: 0x63F))
+        #expect(FLACParser.channelLayout(channels: 7) == ChannelLayout(tag: .init(rawValue: 1 << 16), bitmap: 0x70F))
+        #expect(FLACParser.channelLayout(channels: 8) == ChannelLayout(tag: .init(rawValue: 1 << 16), bitmap: 0x63F))
         let six = ParseRunner.run(
             (try? FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac").bytes()) ?? [], chunking: .whole)
-        #expect(six.lastValues[.channelLayout] == .channelLayout(ChannelLayout(tag: 121 << 16 | 6)))
+        #expect(six.lastValues[.channelLayout] == .channelLayout(ChannelLayout(tag: .init(rawValue: 121 << 16 | 6))))
     }
 
     // MARK: Limits

@@ -127,7 +127,7 @@ struct MP4SampleEntryTests {
     @Test func fivePointOneAAC() throws {
         let (entry, _, _) = try Self.decode("mp4/aac-48000-6ch.m4a")
         let mpeg51D: UInt32 = 124 << 16 | 6
-        #expect(entry.channelLayout == ChannelLayout(tag: mpeg51D))
+        #expect(entry.channelLayout == ChannelLayout(tag: .init(rawValue: mpeg51D)))
     }
 
     /// QuickTime version 1 with wave (frma mp4a, esds) and chan (tag 0x00650002 = Stereo).

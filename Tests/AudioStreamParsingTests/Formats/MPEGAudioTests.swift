@@ -392,7 +392,7 @@ struct MPEGAudioTests {
             if case .property(.metadata(let m)) = e { return m } else { return nil }
         }.last
         for key in [InfoKey.title, InfoKey.artist, InfoKey.album] {
-            #expect(metadata?.info[key] == tags[key], "\(key)")
+            #expect(metadata?.info[key] == tags[key.rawValue], "\(key)")
         }
         #expect(metadata?.tags.allSatisfy { $0.source == "id3v2" } == true)
         // The cover (a 100-byte PNG, as written by the generator; one per tag) is artwork in the header.

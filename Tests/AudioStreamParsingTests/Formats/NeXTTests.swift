@@ -87,10 +87,10 @@ struct NeXTTests {
 
         // Tags: where ffprobe shows them, the info dictionary agrees.
         let tags = oracle["format_tags"] as? [String: String] ?? [:]
-        var info: [String: String] = [:]
+        var info: [InfoKey: String] = [:]
         if case .metadata(let m)? = values[.infoDictionary] { info = m.info }
         for (key, value) in tags {
-            #expect(info[key] == value, "tag \(key)")
+            #expect(info[InfoKey(rawValue: key)] == value, "tag \(key)")
         }
     }
 

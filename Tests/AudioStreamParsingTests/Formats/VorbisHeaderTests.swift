@@ -402,7 +402,7 @@ struct VorbisChannelLayoutTests {
         let expected: [UInt32] = [
             0x0064_0001, 0x0065_0002, 0x0096_0003, 0x00B9_0004, 0x00D4_0005, 0x00D5_0006, 0x00D6_0007, 0x00D7_0008,
         ]
-        #expect((1...8).map { VorbisChannelLayout.layout(channels: $0)?.tag } == expected)
+        #expect((1...8).map { VorbisChannelLayout.layout(channels: $0)?.tag.rawValue } == expected)
         #expect((1...8).allSatisfy { VorbisChannelLayout.layout(channels: $0)?.numberOfChannels == $0 })
         #expect(VorbisChannelLayout.layout(channels: 0) == nil && VorbisChannelLayout.layout(channels: 9) == nil)
     }

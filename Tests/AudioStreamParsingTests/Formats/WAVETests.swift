@@ -23,7 +23,7 @@ struct WAVETests {
         var framesPerPacket: UInt32 = 1
         var bits: UInt32
         /// `ChannelLayout.tag` and bitmap: the extensible channel mask, or mono/stereo.
-        var layoutTag: UInt32
+        var layoutTag: ChannelLayout.Tag
         var bitmap: UInt32 = 0
     }
 
@@ -180,7 +180,7 @@ struct WAVETests {
             metadata.tags.first { $0.source == source && $0.key == key }?.value
         }
         switch key {
-        case "title", "artist", "album", "genre", "copyright": return metadata.info[key]
+        case "title", "artist", "album", "genre", "copyright": return metadata.info[InfoKey(rawValue: key)]
         case "comment": return metadata.info[InfoKey.comments]
         case "track": return metadata.info[InfoKey.trackNumber]
         case "date": return metadata.info[InfoKey.recordedDate] ?? raw("bext", "originationDate")

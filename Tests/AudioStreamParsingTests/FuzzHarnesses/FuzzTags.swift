@@ -11,7 +11,7 @@ enum FuzzTags {
     static func check(_ metadata: AudioMetadata?, _ what: String) throws {
         guard let metadata else { return }
         var n = 0
-        for (k, v) in metadata.info { n &+= k.utf8.count &+ v.utf8.count }
+        for (k, v) in metadata.info { n &+= k.rawValue.utf8.count &+ v.utf8.count }
         for t in metadata.tags { n &+= t.key.utf8.count &+ t.value.utf8.count &+ t.source.utf8.count }
         for c in metadata.chapters {
             n &+= c.title.utf8.count

@@ -38,7 +38,7 @@ struct ID3v2TagReaderTests {
     static func utf16LE(_ s: String) -> [UInt8] { s.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
     static func utf16BE(_ s: String) -> [UInt8] { s.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
 
-    static func entry(_ key: String, _ value: String, _ infoKey: String?, infoValue: String? = nil) -> Entry {
+    static func entry(_ key: String, _ value: String, _ infoKey: InfoKey?, infoValue: String? = nil) -> Entry {
         Entry(tag: AudioMetadata.Tag(source: "id3v2", key: key, value: value), infoKey: infoKey, infoValue: infoValue)
     }
 

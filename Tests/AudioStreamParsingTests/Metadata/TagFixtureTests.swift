@@ -66,7 +66,7 @@ struct TagFixtureTests {
     static func expectFFprobeAgrees(
         _ name: String, _ metadata: AudioMetadata, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let info: [String: String] = [
+        let info: [String: InfoKey] = [
             "title": InfoKey.title, "artist": InfoKey.artist, "album": InfoKey.album, "composer": InfoKey.composer,
             "genre": InfoKey.genre, "track": InfoKey.trackNumber, "comment": InfoKey.comments,
             "copyright": InfoKey.copyright, "TBPM": InfoKey.tempo,

@@ -23,8 +23,8 @@ struct ADTSConfiguration: Hashable {
     /// AAC_3_0 = MPEG_3_0_B (114<<16|3, C L R), AAC_4_0 = MPEG_4_0_B (116<<16|4, C L R Cs),
     /// AAC_5_0 = MPEG_5_0_D (120<<16|5, C L R Ls Rs), AAC_5_1 = MPEG_5_1_D (124<<16|6,
     /// C L R Ls Rs LFE), AAC_7_1 = MPEG_7_1_B (127<<16|8, C Lc Rc L R Ls Rs LFE).
-    static let layoutTags: [UInt32] = [
-        0, 100 << 16 | 1, 101 << 16 | 2, 114 << 16 | 3, 116 << 16 | 4, 120 << 16 | 5, 124 << 16 | 6, 127 << 16 | 8,
+    static let layoutTags: [ChannelLayout.Tag] = [
+        .noLayout, .mono, .stereo, .aac_3_0, .aac_4_0, .aac_5_0, .aac_5_1, .aac_7_1,
     ]
 
     /// Builds the configuration of the frame whose header is `header`.
@@ -77,7 +77,7 @@ struct ADTSConfiguration: Hashable {
         let format = streamDescription
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(format),
-            .formatList([FormatListItem(streamDescription: format, channelLayoutTag: channelLayout?.tag ?? 0)]),
+            .formatList([FormatListItem(streamDescription: format, channelLayoutTag: channelLayout?.tag ?? .noLayout)]),
             .magicCookie(magicCookie),
         ]
         if let channelLayout { values.append(.channelLayout(channelLayout)) }

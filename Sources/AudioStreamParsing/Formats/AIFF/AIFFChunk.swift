@@ -39,7 +39,7 @@ enum AIFFChunkKind: Hashable, Sendable {
     /// `SSND`: the audio.
     case soundData
     /// `NAME`, `AUTH`, `(c) `, `ANNO`: one text string, mapped to this info-dictionary key.
-    case text(infoKey: String)
+    case text(infoKey: InfoKey)
     /// `COMT`: timestamped comments.
     case comments
     /// `ID3 ` / `id3 `: an ID3v2 tag.

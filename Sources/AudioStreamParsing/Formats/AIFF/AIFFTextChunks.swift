@@ -25,7 +25,7 @@ enum AIFFText {
     ///   0     n   text   ASCII characters (no count byte, no terminator required)
     /// ```
     static func readTextChunk(
-        _ body: [UInt8], id: UInt32, infoKey: String, into metadata: inout AudioMetadata
+        _ body: [UInt8], id: UInt32, infoKey: InfoKey, into metadata: inout AudioMetadata
     ) {
         let value = decode(body)
         metadata.add(AudioMetadata.Tag(source: source, key: FourCharCode.string(id), value: value), infoKey: infoKey)

@@ -39,6 +39,6 @@ enum ChannelLayoutChunk {
                     label: label, flags: flags,
                     coordinates: [Float(bitPattern: x), Float(bitPattern: y), Float(bitPattern: z)]))
         }
-        return ChannelLayout(tag: tag, bitmap: bitmap, channelDescriptions: descriptions)
+        return ChannelLayout(tag: ChannelLayout.Tag(rawValue: tag), bitmap: bitmap, channelDescriptions: descriptions)
     }
 }

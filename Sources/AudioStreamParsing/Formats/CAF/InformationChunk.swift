@@ -17,7 +17,7 @@ enum InformationChunk {
     static let tagSource = "caf-info"
 
     /// Other writers' keys and the Apple key they mean.
-    static let aliases: [String: String] = [
+    static let aliases: [String: InfoKey] = [
         "comment": InfoKey.comments,
         "date": InfoKey.recordedDate,
         "encoder": InfoKey.encodingApplication,
@@ -56,7 +56,7 @@ enum InformationChunk {
     /// Adds the pairs to `metadata`.
     static func add(_ contents: Contents, to metadata: inout AudioMetadata) {
         for (key, value) in contents.pairs {
-            metadata.add(AudioMetadata.Tag(source: tagSource, key: key, value: value), infoKey: key)
+            metadata.add(AudioMetadata.Tag(source: tagSource, key: key, value: value), infoKey: InfoKey(rawValue: key))
             if let alias = aliases[key], metadata.info[alias] == nil, !value.isEmpty {
                 metadata.info[alias] = value
             }

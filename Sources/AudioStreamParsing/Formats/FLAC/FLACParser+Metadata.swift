@@ -140,10 +140,10 @@ extension FLACParser {
         switch channels {
         case 1: return ChannelLayout(tag: ChannelLayout.Tag.mono)
         case 2: return ChannelLayout(tag: ChannelLayout.Tag.stereo)
-        case 3: return ChannelLayout(tag: 113 << 16 | 3)
-        case 4: return ChannelLayout(tag: 108 << 16 | 4)
-        case 5: return ChannelLayout(tag: 117 << 16 | 5)
-        case 6: return ChannelLayout(tag: 121 << 16 | 6)
+        case 3: return ChannelLayout(tag: .mpeg_3_0_A)
+        case 4: return ChannelLayout(tag: .quadraphonic)
+        case 5: return ChannelLayout(tag: .mpeg_5_0_A)
+        case 6: return ChannelLayout(tag: .mpeg_5_1_A)
         case 7: return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: 0x70F)
         case 8: return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: 0x63F)
         default: return nil

@@ -61,8 +61,8 @@ extension AudioSpecificConfig {
     }
 
     /// The CoreAudio layout tag of channelConfiguration 1…7 (`ADTSConfiguration.layoutTags`), else 0.
-    static func layoutTag(_ configuration: Int) -> UInt32 {
-        (1...7).contains(configuration) ? ADTSConfiguration.layoutTags[configuration] : 0
+    static func layoutTag(_ configuration: Int) -> ChannelLayout.Tag {
+        (1...7).contains(configuration) ? ADTSConfiguration.layoutTags[configuration] : .noLayout
     }
 
     private static func compressed(

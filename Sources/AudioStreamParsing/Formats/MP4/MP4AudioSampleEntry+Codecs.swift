@@ -136,7 +136,7 @@ struct EntryDecoder {
         }
         let layers = try asc.formatListLayers()
         let top = layers[0]
-        let layout = top.channelLayoutTag != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
+        let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
         return entry(top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
     }
 

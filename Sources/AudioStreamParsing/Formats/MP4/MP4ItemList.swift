@@ -29,7 +29,7 @@ enum MP4ItemList {
     static let source = "ilst"
 
     /// Info-dictionary keys of the text items.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "©nam": InfoKey.title, "©ART": InfoKey.artist, "©alb": InfoKey.album, "©gen": InfoKey.genre,
         "©wrt": InfoKey.composer, "©cmt": InfoKey.comments, "©too": InfoKey.encodingApplication,
         "cprt": InfoKey.copyright, "©cpy": InfoKey.copyright, "tmpo": InfoKey.tempo,
@@ -241,7 +241,7 @@ private struct ItemListReader {
     }
 
     /// First wins (docs/metadata.md).
-    mutating func setInfo(_ key: String, _ value: String) {
+    mutating func setInfo(_ key: InfoKey, _ value: String) {
         if metadata.info[key] == nil { metadata.info[key] = value }
     }
 

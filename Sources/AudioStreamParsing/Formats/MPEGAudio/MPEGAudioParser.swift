@@ -218,7 +218,7 @@ struct MPEGAudioParser: FormatParser {
             stream.framesPerPacket = header.samplesPerFrame
             let format = header.streamDescription
             context.announce(.dataFormat(format))
-            context.announce(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: 0)]))
+            context.announce(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: .noLayout)]))
         }
         if header.isFreeFormat {
             stream.freeFormatSlots = length / header.slotSize - (header.hasPadding ? 1 : 0)

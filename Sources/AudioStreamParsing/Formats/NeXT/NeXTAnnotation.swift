@@ -18,7 +18,7 @@ enum NeXTAnnotation {
     static let freeTextKey = "annotation"
 
     /// Lower-cased annotation keys and the Apple info-dictionary key each fills.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "title": InfoKey.title,
         "name": InfoKey.title,
         "artist": InfoKey.artist,

@@ -460,7 +460,8 @@ extension OggParser {
         context.announce(
             .formatList([
                 FormatListItem(
-                    streamDescription: format.streamDescription, channelLayoutTag: format.channelLayout?.tag ?? 0)
+                    streamDescription: format.streamDescription,
+                    channelLayoutTag: format.channelLayout?.tag ?? .noLayout)
             ]))
         if let cookie = format.magicCookie { context.announce(.magicCookie(cookie)) }
         if let layout = format.channelLayout { context.announce(.channelLayout(layout)) }

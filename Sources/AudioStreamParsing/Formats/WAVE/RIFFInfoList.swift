@@ -18,7 +18,7 @@ enum RIFFInfoList {
     static let source = "riff-info"
 
     /// INFO IDs and the info-dictionary key each maps to.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "INAM": InfoKey.title, "IART": InfoKey.artist, "IPRD": InfoKey.album, "ICMT": InfoKey.comments,
         "ICRD": InfoKey.recordedDate, "IGNR": InfoKey.genre, "ICOP": InfoKey.copyright,
         "ISFT": InfoKey.encodingApplication, "ITRK": InfoKey.trackNumber, "IPRT": InfoKey.trackNumber,

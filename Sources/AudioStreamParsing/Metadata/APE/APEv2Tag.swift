@@ -90,7 +90,7 @@ struct APEv2Tag: Equatable, Sendable {
     var diagnostics: [String]
 
     /// Item keys (lower-cased) and the info-dictionary key each fills.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "title": InfoKey.title, "subtitle": InfoKey.subTitle, "artist": InfoKey.artist, "album": InfoKey.album,
         "year": InfoKey.year, "record date": InfoKey.recordedDate, "track": InfoKey.trackNumber,
         "genre": InfoKey.genre, "comment": InfoKey.comments, "composer": InfoKey.composer,
@@ -202,7 +202,7 @@ struct APEv2Tag: Equatable, Sendable {
 
     private mutating func add(_ item: Item, limits: ParserLimits) {
         let lower = item.key.lowercased()
-        func raw(_ value: String, infoKey: String?) {
+        func raw(_ value: String, infoKey: InfoKey?) {
             metadata.add(AudioMetadata.Tag(source: Self.source, key: item.key, value: value), infoKey: infoKey)
         }
         switch item.kind {

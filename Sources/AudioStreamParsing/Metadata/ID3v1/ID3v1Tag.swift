@@ -98,7 +98,7 @@ struct ID3v1Tag: Equatable, Sendable {
     /// The tag as metadata.
     var metadata: AudioMetadata {
         var metadata = AudioMetadata()
-        func add(_ key: String, _ value: String, _ infoKey: String?) {
+        func add(_ key: String, _ value: String, _ infoKey: InfoKey?) {
             guard !value.isEmpty else { return }
             metadata.add(AudioMetadata.Tag(source: Self.source, key: key, value: value), infoKey: infoKey)
         }

@@ -2,7 +2,7 @@
 /// Addendum 1.0).
 extension ID3v2MetadataBuilder {
     /// Text frames (2.3/2.4 IDs, then 2.2 IDs) and the info-dictionary key each maps to.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "TIT2": InfoKey.title, "TPE1": InfoKey.artist, "TALB": InfoKey.album, "TCON": InfoKey.genre,
         "TRCK": InfoKey.trackNumber, "TYER": InfoKey.year, "TDRC": InfoKey.year, "TCOM": InfoKey.composer,
         "TEXT": InfoKey.lyricist, "TCOP": InfoKey.copyright, "TSRC": InfoKey.isrc,

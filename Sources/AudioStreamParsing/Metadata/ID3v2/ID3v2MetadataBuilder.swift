@@ -43,7 +43,7 @@ struct ID3v2MetadataBuilder {
     let limits: ParserLimits
     private(set) var items: [Item] = []
     /// Secondary info values (`TDRC` also gives `recorded date`), applied after the items.
-    private(set) var extraInfo: [(key: String, value: String)] = []
+    private(set) var extraInfo: [(key: InfoKey, value: String)] = []
     private(set) var artwork: [AudioMetadata.Artwork] = []
     private(set) var chapterFrames: [ChapterFrame] = []
     private(set) var tables: [TableOfContents] = []
@@ -96,7 +96,7 @@ struct ID3v2MetadataBuilder {
     }
 
     mutating func append(_ item: Item) { items.append(item) }
-    mutating func appendInfo(_ key: String, _ value: String) { extraInfo.append((key, value)) }
+    mutating func appendInfo(_ key: InfoKey, _ value: String) { extraInfo.append((key, value)) }
     mutating func appendArtwork(_ picture: AudioMetadata.Artwork) { artwork.append(picture) }
     mutating func appendChapter(_ chapter: ChapterFrame) { chapterFrames.append(chapter) }
     mutating func appendTable(_ table: TableOfContents) { tables.append(table) }

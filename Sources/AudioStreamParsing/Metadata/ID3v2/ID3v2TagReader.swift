@@ -13,7 +13,7 @@ enum ID3v2TagReader {
         /// comment with a description), value = its text.
         var tag: AudioMetadata.Tag
         /// The info-dictionary key the frame maps to, if any.
-        var infoKey: String?
+        var infoKey: InfoKey?
         /// The info-dictionary value when it differs from the tag's value (`TDRC` "2024-05-06" gives
         /// the year "2024", `TCON` "(13)" the genre "Pop"); `nil` means the tag's value.
         var infoValue: String? = nil

@@ -45,7 +45,7 @@ struct VorbisCommentMetadataBuilder {
     }
 
     /// Field names (upper-cased) and the info key each fills.
-    static let infoKeys: [String: String] = [
+    static let infoKeys: [String: InfoKey] = [
         "TITLE": InfoKey.title, "VERSION": InfoKey.subTitle, "SUBTITLE": InfoKey.subTitle,
         "ARTIST": InfoKey.artist, "ALBUM": InfoKey.album, "TRACKNUMBER": InfoKey.trackNumber,
         "DATE": InfoKey.recordedDate, "YEAR": InfoKey.year, "GENRE": InfoKey.genre,

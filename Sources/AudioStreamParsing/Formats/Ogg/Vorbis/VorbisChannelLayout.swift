@@ -14,9 +14,8 @@
 /// | 9…255 | application-defined | none (`nil`) |
 enum VorbisChannelLayout {
     /// The CoreAudio layout tags for 1…8 channels (index = channels − 1).
-    static let tags: [UInt32] = [
-        ChannelLayout.Tag.mono, ChannelLayout.Tag.stereo, 150 << 16 | 3, 185 << 16 | 4, 212 << 16 | 5,
-        213 << 16 | 6, 214 << 16 | 7, 215 << 16 | 8,
+    static let tags: [ChannelLayout.Tag] = [
+        .mono, .stereo, .ogg_3_0, .ogg_4_0, .ogg_5_0, .ogg_5_1, .ogg_6_1, .ogg_7_1,
     ]
 
     /// The layout for `channels` channels in Vorbis order; `nil` for 0 or more than 8.
