@@ -1,73 +1,86 @@
-/// Reads an MPEG bitstream most significant bit first (ISO/IEC 14496-3 §1.5.1.1 "bslbf"/"uimsbf"),
-/// over bytes held whole in memory.
+/// Reads a bitstream held whole in memory (a codec configuration, a header packet), in either of the
+/// two bit orders codecs use.
 ///
-/// Contract: every read returns `nil` when the bits run out (it never traps); the cursor then does
-/// not move.
-struct AACBitReader {
-    /// The bytes being read.
-    let bytes: [UInt8]
-    /// The index of the next bit (0 = the most significant bit of `bytes[0]`).
-    private(set) var bitPosition: Int = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// Bits left to read.
-    var remainingBits: Int { bytes.count * 8 - bitPosition }
-
-    /// The next `count` bits (0…32) as an unsigned integer.
-    mutating func read(_ count: Int) -> UInt32? {
-        guard count >= 0, count <= 32, count <= remainingBits else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<count {
-            let byte = bytes[bitPosition >> 3]
-            let bit = (byte >> (7 - UInt8(bitPosition & 7))) & 1
-            value = value << 1 | UInt32(bit)
-            bitPosition += 1
-        }
-        return value
+/// ```
+///  byte 0: [b7 b6 b5 b4 b3 b2 b1 b0]  byte 1: [b7 … b0]
+///
+///  .mostSignificantFirst   read order b7, b6, …, b0, then byte 1's b7 …; a value's first bit is its
+///                          most significant (MPEG "bslbf"/"uimsbf", ISO/IEC 14496-3 §1.5.1.1)
+///  .leastSignificantFirst  read order b0, b1, …, b7, then byte 1's b0 …; a value's first bit is its
+///                          least significant (Vorbis I §2.1.4 "bitpacking")
+/// ```
+///
+/// Contract: every read returns `nil` (and `skip`/`alignToByte` false) when too few bits are left, and
+/// the cursor then does not move; it never traps. Vorbis calls running out "end of packet", an error
+/// while decoding a header (§2.1.4).
+struct BitReader {
+    /// Which bit of a byte comes first.
+    enum BitOrder {
+        /// MPEG audio and systems: bit 7 first, values most significant bit first.
+        case mostSignificantFirst
+        /// Vorbis: bit 0 first, values least significant bit first.
+        case leastSignificantFirst
     }
 
-    /// The next bit as a flag.
+    /// The bytes being read.
+    let bytes: ArraySlice<UInt8>
+    /// The bit order.
+    let order: BitOrder
+    /// The index of the next bit, counted from the first bit of `bytes`.
+    private(set) var bitPosition: Int = 0
+
+    /// A reader over `bytes` from its first bit.
+    init(_ bytes: ArraySlice<UInt8>, order: BitOrder) {
+        self.bytes = bytes
+        self.order = order
+    }
+
+    /// A reader over `bytes` from its first bit.
+    init(_ bytes: [UInt8], order: BitOrder) {
+        self.init(bytes[...], order: order)
+    }
+
+    /// The bits in `bytes`.
+    var bitCount: Int { bytes.count &* 8 }  // bytes held in memory: far fewer than Int.max / 8
+    /// The bits not yet read.
+    var remainingBits: Int { bitCount - bitPosition }
+
+    /// The next `count` bits (0…32) as an unsigned value, in the reader's bit order; `nil` when fewer
+    /// remain.
+    mutating func read(_ count: Int) -> UInt32? {
+        guard count >= 0, count <= 32, count <= remainingBits else { return nil }
+        var value: UInt64 = 0
+        var done = 0
+        var position = bitPosition
+        while done < count {
+            let byte = UInt64(bytes[bytes.startIndex + (position >> 3)])
+            let used = position & 7
+            let take = min(8 - used, count - done)
+            let mask: UInt64 = (1 << UInt64(take)) - 1
+            switch order {
+            case .mostSignificantFirst:
+                value = (value << UInt64(take)) | ((byte >> UInt64(8 - used - take)) & mask)
+            case .leastSignificantFirst:
+                value |= ((byte >> UInt64(used)) & mask) << UInt64(done)
+            }
+            done += take
+            position += take
+        }
+        bitPosition = position
+        return UInt32(truncatingIfNeeded: value)
+    }
+
+    /// The next bit as a flag; `nil` when none is left.
     mutating func readFlag() -> Bool? { read(1).map { $0 == 1 } }
 
-    /// Skips `count` bits; false (and no move) when fewer remain.
-    mutating func skip(_ count: Int) -> Bool {
+    /// Skips `count` bits; false (and no move) when fewer remain or `count` is negative.
+    mutating func skip(_ count: some BinaryInteger) -> Bool {
         guard count >= 0, count <= remainingBits else { return false }
-        bitPosition += count
+        bitPosition += Int(count)  // ≤ remainingBits: fits
         return true
     }
 
-    /// Moves to the next byte boundary (counted from the first bit of `bytes`), ISO/IEC 14496-3
-    /// `byte_alignment()`.
+    /// Moves to the next byte boundary, counted from the first bit of `bytes` (ISO/IEC 14496-3
+    /// `byte_alignment()`); false when the bytes end first.
     mutating func alignToByte() -> Bool { skip((8 - bitPosition & 7) & 7) }
-}
-
-/// Writes an MPEG bitstream most significant bit first.
-struct AACBitWriter {
-    /// The bytes written so far (the last one possibly partial, its low bits zero).
-    private(set) var bytes: [UInt8] = []
-    /// The number of bits written.
-    private(set) var bitCount: Int = 0
-
-    /// Appends the low `count` bits (0…32) of `value`.
-    mutating func write(_ value: UInt32, bits count: Int) {
-        assert(count >= 0 && count <= 32, "AACBitWriter: bit count out of range")
-        var i = min(max(count, 0), 32)
-        while i > 0 {
-            i -= 1
-            let bit = UInt8((value >> UInt32(i)) & 1)
-            if bitCount & 7 == 0 { bytes.append(0) }
-            bytes[bytes.count - 1] |= bit << (7 - UInt8(bitCount & 7))
-            bitCount += 1
-        }
-    }
-
-    /// Appends a flag as one bit.
-    mutating func write(_ flag: Bool) { write(flag ? 1 : 0, bits: 1) }
-
-    /// Pads with zero bits to the next byte boundary (counted from the first bit written).
-    mutating func alignToByte() {
-        let pad = (8 - bitCount & 7) & 7
-        write(0, bits: pad)
-    }
 }

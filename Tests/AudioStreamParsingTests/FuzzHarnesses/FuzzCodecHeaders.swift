@@ -22,15 +22,13 @@ enum FuzzCodecHeaders {
         let limits = FuzzHarness.limits
         switch selector {
         case 0:
-            if let asc = AudioSpecificConfig(bytes: body) {
-                _ = try? asc.formatListLayers()
+            if let asc = try? AudioSpecificConfig.decode(body) {
+                _ = asc.formatListLayers()
             }
             _ = AudioSpecificConfig(magicCookie: body)
-            _ = AudioSpecificConfig.backwardCompatibleExtension(body)
         case 1:
-            if let (config, descriptor) = try? ESDescriptor.decodeESDS(body[...]) {
-                _ = ESDescriptor.decoderSpecificInfo(in: descriptor)
-                _ = config
+            if let es = try? ESDescriptor.decode(esdsBody: body[...]) {
+                _ = ESDescriptor.decoderSpecificInfo(in: es.bytes)
             }
             _ = ESDescriptor.decoderSpecificInfo(in: body)
         case 2:
@@ -95,8 +93,8 @@ enum FuzzCodecHeaders {
             _ = LAMEExtension.decode(body, at: Int(first >> 3))
         case 18:
             _ = ProgramConfigElement.find(inRawDataBlock: body)
-            var reader = AACBitReader(body)
-            _ = ProgramConfigElement.read(&reader)
+            var reader = BitReader(body, order: .mostSignificantFirst)
+            _ = try? ProgramConfigElement.decode(&reader)
         case 19:
             if let fmt = try? WAVEFormatChunk.decode(body, bigEndian: flag) {
                 _ = try? WAVEStreamFormat(fmt, bigEndian: flag)

@@ -4,6 +4,22 @@
 /// (ISO/IEC 14496-14 §5.6), which is what CoreAudio's `kAudioFileStreamProperty_MagicCookieData`
 /// gives for AAC.
 ///
+/// Layout read:
+///
+/// ```
+///  ES_Descriptor (14496-1 §7.2.6.5)            tag 0x03, expandable size (§8.3.3, 1–4 bytes)
+///    ES_ID 16, streamDependenceFlag 1, URL_Flag 1, OCRstreamFlag 1, streamPriority 5
+///    [dependsOn_ES_ID 16] [URLlength 8, URLstring] [OCR_ES_Id 16]
+///    DecoderConfigDescriptor (§7.2.6.6)        tag 0x04
+///      objectTypeIndication 8                  0x40 MPEG-4 audio; 0x66–0x68 MPEG-2 AAC;
+///                                              0x69 MPEG-2 audio (13818-3); 0x6B MPEG-1 audio
+///                                              (11172-3); 0xA5 AC-3; 0xA6 E-AC-3 (mp4ra.org)
+///      streamType 6, upStream 1, reserved 1
+///      bufferSizeDB 24, maxBitrate 32, avgBitrate 32
+///      DecoderSpecificInfo (§7.2.6.7)          tag 0x05: AudioSpecificConfig for audio
+///    SLConfigDescriptor (§7.2.6.8)             tag 0x06
+/// ```
+///
 /// Layout written (every descriptor length in the 4-byte expandable form, see below):
 ///
 /// ```
@@ -28,7 +44,23 @@
 /// every byte but the last. This writer always uses four bytes (`0x80 0x80 0x80 size`), the form
 /// Apple's and FFmpeg's MP4 writers use (an ffmpeg 5.1 `.m4a` holds `03 80 80 80 25 …`), so a cookie
 /// from an ADTS stream looks like one read from an M4A; readers accept every length form.
-enum ESDescriptor {
+struct ESDescriptor: Hashable {
+    /// The DecoderConfigDescriptor (§7.2.6.6): the fields that decide the codec and its bit rates.
+    struct DecoderConfig: Hashable {
+        var objectTypeIndication: UInt8
+        var streamType: UInt8
+        var bufferSizeDB: UInt32
+        var maxBitrate: UInt32
+        var avgBitrate: UInt32
+        /// The DecoderSpecificInfo payload (an AudioSpecificConfig for MPEG-4 audio), when present.
+        var decoderSpecificInfo: [UInt8]?
+    }
+
+    /// The first DecoderConfigDescriptor.
+    var decoderConfig: DecoderConfig
+    /// The descriptor from its tag to its end: the form CoreAudio gives as an AAC magic cookie.
+    var bytes: [UInt8]
+
     static let esDescriptorTag: UInt8 = 0x03
     static let decoderConfigDescriptorTag: UInt8 = 0x04
     static let decoderSpecificInfoTag: UInt8 = 0x05
@@ -37,6 +69,103 @@ enum ESDescriptor {
     static let objectTypeIndicationMPEG4Audio: UInt8 = 0x40
     /// streamType 5 (AudioStream) << 2, upStream 0, reserved bit 1.
     static let streamTypeAudioByte: UInt8 = 0x15
+
+    /// The `esds` box (ISO/IEC 14496-14 §5.6: version and flags, then an ES_Descriptor), where the
+    /// decoding errors point.
+    static let esds = Structure("mp4", "esds")
+
+    // MARK: Decoding
+
+    /// Decodes the ES_Descriptor of an `esds` box body.
+    ///
+    /// - Parameter esdsBody: version (must be 0) and flags, then the ES_Descriptor.
+    /// - Throws: `invalidFile` when the version is not 0 or the descriptors are cut or nested wrongly.
+    static func decode(esdsBody: ArraySlice<UInt8>) throws(StructureError) -> ESDescriptor {
+        var reader = ByteReader(esdsBody)
+        guard let version = reader.readUInt8(), reader.skip(3) else {
+            throw esds.invalid("shorter than its version and flags")
+        }
+        guard version == 0 else { throw esds.invalid("version \(version) is not 0") }
+        return try decode(reader.readRemainingBytes())
+    }
+
+    /// Decodes an ES_Descriptor up to its first DecoderConfigDescriptor; bytes after the descriptor
+    /// are ignored.
+    ///
+    /// - Parameter bytes: the descriptor, from its tag.
+    /// - Throws: `invalidFile` (reasons about the `esds` box) when a descriptor is cut short, the first
+    ///   one is not an ES_Descriptor, or it holds no DecoderConfigDescriptor.
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(StructureError) -> ESDescriptor {
+        var reader = ByteReader(bytes)
+        guard let (tag, size) = header(&reader) else { throw esds.invalid("ES_Descriptor header cut short") }
+        guard tag == esDescriptorTag else { throw esds.invalid("first descriptor has tag \(tag), not ES_DescrTag 3") }
+        let headerLength = reader.offset
+        guard size <= reader.remaining, let body = reader.readBytes(size) else {
+            throw esds.invalid("ES_Descriptor size \(size) runs past the box")
+        }
+        var es = ByteReader(body)
+        guard es.skip(2), let flags = es.readUInt8() else { throw esds.invalid("ES_Descriptor cut short") }
+        if flags & 0x80 != 0 { guard es.skip(2) else { throw esds.invalid("dependsOn_ES_ID cut short") } }
+        if flags & 0x40 != 0 {
+            guard let length = es.readUInt8(), es.skip(Int(length)) else { throw esds.invalid("URLstring cut short") }
+        }
+        if flags & 0x20 != 0 { guard es.skip(2) else { throw esds.invalid("OCR_ES_Id cut short") } }
+        while es.remaining > 0 {
+            guard let (subTag, subSize) = header(&es), subSize <= es.remaining, let sub = es.readBytes(subSize) else {
+                throw esds.invalid("descriptor inside the ES_Descriptor cut short")
+            }
+            guard subTag == decoderConfigDescriptorTag else { continue }
+            let config = try decoderConfig(sub)
+            let start = bytes.startIndex
+            return ESDescriptor(decoderConfig: config, bytes: Array(bytes[start..<(start + headerLength + size)]))
+        }
+        throw esds.invalid("no DecoderConfigDescriptor")
+    }
+
+    /// A DecoderConfigDescriptor's body (after its tag and size): 13 bytes of fields, then
+    /// descriptors, of which the first DecoderSpecificInfo is kept.
+    private static func decoderConfig(_ body: ArraySlice<UInt8>) throws(StructureError) -> DecoderConfig {
+        var c = ByteReader(body)
+        guard let oti = c.readUInt8(), let typeByte = c.readUInt8(),
+            let buffer = c.readInteger(byteCount: 3, as: UInt32.self, endianness: .big),
+            let maxBitrate = c.readInteger(as: UInt32.self, endianness: .big),
+            let avgBitrate = c.readInteger(as: UInt32.self, endianness: .big)
+        else { throw esds.invalid("DecoderConfigDescriptor shorter than 13 bytes") }
+        var info: [UInt8]?
+        while c.remaining > 0 {
+            guard let (t, s) = header(&c), s <= c.remaining, let payload = c.readBytes(s) else {
+                throw esds.invalid("descriptor inside the DecoderConfigDescriptor cut short")
+            }
+            if t == decoderSpecificInfoTag, info == nil { info = Array(payload) }
+        }
+        return DecoderConfig(
+            objectTypeIndication: oti, streamType: typeByte >> 2, bufferSizeDB: buffer, maxBitrate: maxBitrate,
+            avgBitrate: avgBitrate, decoderSpecificInfo: info)
+    }
+
+    /// The DecoderSpecificInfo payload of an ES_Descriptor, or of a whole `esds` body (4 bytes of
+    /// version and flags, then the ES_Descriptor).
+    ///
+    /// - Returns: `nil` when the bytes are not an ES_Descriptor with a DecoderConfigDescriptor that
+    ///   holds a DecoderSpecificInfo, or a descriptor is cut short.
+    static func decoderSpecificInfo(in bytes: [UInt8]) -> [UInt8]? {
+        let isESDSBody = bytes.first == 0x00 && bytes.count > 4 && bytes[4] == esDescriptorTag
+        return (try? decode(bytes[(isESDSBody ? 4 : 0)...]))?.decoderConfig.decoderSpecificInfo
+    }
+
+    /// A descriptor tag and its expandable size (14496-1 §8.3.3: at most 4 size bytes).
+    static func header(_ reader: inout ByteReader) -> (UInt8, Int)? {
+        guard let tag = reader.readUInt8() else { return nil }
+        var size = 0
+        for _ in 0..<4 {
+            guard let b = reader.readUInt8() else { return nil }
+            size = size << 7 | Int(b & 0x7F)
+            if b & 0x80 == 0 { return (tag, size) }
+        }
+        return nil
+    }
+
+    // MARK: Encoding
 
     /// Encodes an ES_Descriptor around `audioSpecificConfig` (see the type's discussion).
     static func encode(
@@ -66,51 +195,5 @@ enum ESDescriptor {
 
     private static func bigEndian(_ value: UInt32, bytes: Int) -> [UInt8] {
         (0..<bytes).reversed().map { UInt8((value >> (8 * UInt32($0))) & 0xFF) }
-    }
-
-    /// The DecoderSpecificInfo payload of an ES_Descriptor, or of a whole `esds` body (4 bytes of
-    /// version and flags, then the ES_Descriptor).
-    ///
-    /// - Returns: `nil` when the bytes are not an ES_Descriptor with a DecoderConfigDescriptor that
-    ///   holds a DecoderSpecificInfo, or a size runs past the bytes.
-    static func decoderSpecificInfo(in bytes: [UInt8]) -> [UInt8]? {
-        var reader = ByteReader(bytes)
-        if bytes.first == 0x00, bytes.count > 4, bytes[4] == esDescriptorTag { _ = reader.skip(4) }
-        guard let (tag, esSize) = header(&reader), tag == esDescriptorTag, esSize <= reader.remaining,
-            let body = reader.readBytes(esSize)
-        else { return nil }
-        var es = ByteReader(Array(body))
-        guard es.skip(2), let flags = es.readUInt8() else { return nil }
-        if flags & 0x80 != 0 { guard es.skip(2) else { return nil } }  // dependsOn_ES_ID
-        if flags & 0x40 != 0 {  // URLlength, URLstring
-            guard let length = es.readUInt8(), es.skip(Int(length)) else { return nil }
-        }
-        if flags & 0x20 != 0 { guard es.skip(2) else { return nil } }  // OCR_ES_Id
-        while es.remaining > 0 {
-            guard let (tag, size) = header(&es), size <= es.remaining, let sub = es.readBytes(size) else { return nil }
-            guard tag == decoderConfigDescriptorTag else { continue }
-            var config = ByteReader(Array(sub))
-            guard config.skip(13) else { return nil }
-            while config.remaining > 0 {
-                guard let (t, s) = header(&config), s <= config.remaining, let payload = config.readBytes(s) else {
-                    return nil
-                }
-                if t == decoderSpecificInfoTag { return Array(payload) }
-            }
-            return nil
-        }
-        return nil
-    }
-
-    /// A descriptor tag and its expandable size (14496-1 §8.3.3: at most 4 size bytes).
-    static func header(_ reader: inout ByteReader) -> (UInt8, Int)? {
-        guard let tag = reader.readUInt8() else { return nil }
-        var size = 0
-        for _ in 0..<4 {
-            guard let b = reader.readUInt8() else { return nil }
-            size = size << 7 | Int(b & 0x7F)
-            if b & 0x80 == 0 { return (tag, size) }
-        }
-        return nil
     }
 }

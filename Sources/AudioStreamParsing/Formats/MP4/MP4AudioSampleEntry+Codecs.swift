@@ -83,11 +83,13 @@ struct EntryDecoder {
         guard let esds = child(MP4Code.esds) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): no esds box")
         }
-        let (config, esDescriptor) = try ESDescriptor.decodeESDS(esds.body)
+        let es: ESDescriptor
+        do { es = try ESDescriptor.decode(esdsBody: esds.body) } catch { throw MP4BoxError(error) }
+        let config = es.decoderConfig
         var result: MP4AudioSampleEntry
         switch config.objectTypeIndication {
         case 0x40, 0x66, 0x67, 0x68:
-            result = try advancedAudioCoding(config, cookie: esDescriptor)
+            result = try advancedAudioCoding(config, cookie: es.bytes)
         case 0x69, 0x6B:
             // MPEG-2 (13818-3) or MPEG-1 (11172-3) audio; the layer is not signalled. MP3 is what
             // these hold in practice (ffmpeg and Apple map both to MP3); 0x69 is the low-rate extension.
@@ -129,12 +131,11 @@ struct EntryDecoder {
             asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
         }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
-        if asc.extensionAudioObjectType == nil, let ext = AudioSpecificConfig.backwardCompatibleExtension(info) {
-            asc.extensionAudioObjectType = 5
-            asc.extensionSamplingFrequency = ext.sbrSamplingFrequency
-            asc.psPresent = ext.ps
+        guard let layers = asc.formatListLayers() else {
+            throw MP4BoxError(
+                code: .unsupportedDataFormat,
+                reason: "mp4 (esds): MPEG-4 audioObjectType \(asc.audioObjectType) is not supported")
         }
-        let layers = try asc.formatListLayers()
         let top = layers[0]
         let layout = top.channelLayoutTag != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
         return entry(top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
@@ -295,4 +296,9 @@ struct EntryDecoder {
             sampleRate: rate, formatID: .linearPCM, formatFlags: v2.flags, bytesPerPacket: v2.bytesPerPacket,
             framesPerPacket: 1, bytesPerFrame: v2.bytesPerPacket, channelsPerFrame: channels, bitsPerChannel: bits)
     }
+}
+
+extension MP4BoxError {
+    /// A codec decoder's error (`Codecs/`) as this file's error type.
+    init(_ error: StructureError) { self.init(code: error.code, reason: error.reason) }
 }
