@@ -34,13 +34,13 @@ enum FuzzCodecHeaders {
         case 2:
             _ = try? MP4AudioSampleEntry.decode(body[...], isQuickTime: flag, limits: limits)
         case 3:
-            _ = try? OpusSpecificBox(body: body[...])
+            _ = (try? OpusSpecificBox.decode(body[...]))?.opusHead
         case 4:
             _ = try? ALACSpecificConfig(alacBoxBody: body[...])
         case 5:
             _ = flag ? try? AC3SpecificBox(dec3: body[...]) : try? AC3SpecificBox(dac3: body[...])
         case 6:
-            _ = OpusHead.decode(body)
+            _ = try? OpusHead.decode(body)
             _ = OpusPacket.frames(toc: body.first, second: body.dropFirst().first)
         case 7:
             _ = OggFLACMappingHeader.decode(body)

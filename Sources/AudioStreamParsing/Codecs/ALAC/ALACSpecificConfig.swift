@@ -58,60 +58,6 @@ struct ALACSpecificConfig: Hashable {
     }
 }
 
-/// `dOps`, the Opus Specific Box ("Encapsulation of Opus in ISO Base Media File Format" §4.3.2),
-/// big-endian, turned into the `OpusHead` identification header (RFC 7845 §5.1, little-endian) that
-/// Opus decoders and ffmpeg's extradata use as configuration.
-///
-/// ```
-///  dOps                               OpusHead
-///  Version 8 (0)                      "OpusHead" 8 bytes, version 8 (1)
-///  OutputChannelCount 8               channel count 8
-///  PreSkip 16 (BE)                    pre-skip 16 (LE)
-///  InputSampleRate 32 (BE)            input sample rate 32 (LE)
-///  OutputGain 16 (BE, signed)         output gain 16 (LE)
-///  ChannelMappingFamily 8             channel mapping family 8
-///  [StreamCount 8, CoupledCount 8,    [the same table, unchanged]
-///   ChannelMapping 8 × channels]
-/// ```
-struct OpusSpecificBox: Hashable {
-    var outputChannelCount: UInt8
-    var preSkip: UInt16
-    var inputSampleRate: UInt32
-    var outputGain: UInt16
-    var channelMappingFamily: UInt8
-    /// StreamCount, CoupledCount and the mapping (family ≠ 0).
-    var mappingTable: [UInt8]
-
-    init(body: ArraySlice<UInt8>) throws(MP4BoxError) {
-        let b = Array(body)
-        func fail(_ why: String) -> MP4BoxError { MP4BoxError(code: .invalidFile, reason: "mp4 (dOps): " + why) }
-        guard b.count >= 11 else { throw fail("shorter than 11 bytes") }
-        guard b[0] == 0 else { throw fail("version \(b[0]) is not 0") }
-        outputChannelCount = b[1]
-        preSkip = UInt16(b[2]) << 8 | UInt16(b[3])
-        inputSampleRate = MP4ChildBoxes.uint32(b[...], 4)
-        outputGain = UInt16(b[8]) << 8 | UInt16(b[9])
-        channelMappingFamily = b[10]
-        guard outputChannelCount > 0 else { throw fail("OutputChannelCount is zero") }
-        if channelMappingFamily == 0 {
-            mappingTable = []
-        } else {
-            let needed = 13 + Int(outputChannelCount)
-            guard b.count >= needed else { throw fail("channel mapping table cut short") }
-            mappingTable = Array(b[11..<needed])
-        }
-    }
-
-    /// The `OpusHead` packet (RFC 7845 §5.1), 19 bytes plus the mapping table.
-    var opusHead: [UInt8] {
-        var head: [UInt8] = Array("OpusHead".utf8) + [1, outputChannelCount]
-        head += [UInt8(preSkip & 0xFF), UInt8(preSkip >> 8)]
-        head += (0..<4).map { UInt8(truncatingIfNeeded: inputSampleRate >> (8 * UInt32($0))) }
-        head += [UInt8(outputGain & 0xFF), UInt8(outputGain >> 8), channelMappingFamily]
-        return head + mappingTable
-    }
-}
-
 /// `dac3` and `dec3`, the AC-3 and Enhanced AC-3 specific boxes (ETSI TS 102 366 Annex F.4, F.6).
 ///
 /// ```

@@ -172,10 +172,10 @@ struct EntryDecoder {
         guard let box = child(MP4Code.dOps) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (Opus): no dOps box")
         }
-        let dOps = try OpusSpecificBox(body: box.body)
+        let head: OpusHead
+        do { head = try OpusSpecificBox.decode(box.body).opusHead } catch { throw MP4BoxError(error) }
         // Opus always decodes at 48 kHz (RFC 6716 §2); packets last 2.5–120 ms, so frames vary.
-        let format = Self.compressed(48000, .opus, frames: 0, UInt32(dOps.outputChannelCount))
-        return entry(format, cookie: dOps.opusHead)
+        return entry(head.streamDescription, cookie: head.rawBytes)
     }
 
     // MARK: FLAC

@@ -57,7 +57,11 @@ enum OggMapping {
     static func start(_ codec: OggCodec, _ packet: [UInt8]) -> Result<OggMapping, CodecHeaderError> {
         switch codec {
         case .opus:
-            return OpusHead.decode(packet).map { .opus(head: $0, tagsRead: false, metadata: nil) }
+            do {
+                return .success(.opus(head: try OpusHead.decode(packet), tagsRead: false, metadata: nil))
+            } catch {
+                return .failure(CodecHeaderError(error.code, error.reason))
+            }
         case .vorbis:
             do {
                 let id = try VorbisIdentificationHeader.decode(packet[...])
