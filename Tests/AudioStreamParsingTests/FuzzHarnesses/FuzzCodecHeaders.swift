@@ -36,9 +36,13 @@ enum FuzzCodecHeaders {
         case 3:
             _ = (try? OpusSpecificBox.decode(body[...]))?.opusHead
         case 4:
-            _ = try? ALACSpecificConfig(alacBoxBody: body[...])
+            _ = (try? ALACSpecificConfig.decode(alacBoxBody: body[...]))?.streamDescription
         case 5:
-            _ = flag ? try? AC3SpecificBox(dec3: body[...]) : try? AC3SpecificBox(dac3: body[...])
+            if flag {
+                _ = (try? EC3SpecificBox.decode(body[...]))?.channelCount
+            } else {
+                _ = (try? AC3SpecificBox.decode(body[...]))?.bitRateKbps
+            }
         case 6:
             _ = try? OpusHead.decode(body)
             _ = OpusPacket.frames(toc: body.first, second: body.dropFirst().first)

@@ -1,20 +1,31 @@
-/// Codec configuration boxes found in audio sample entries, other than `esds`.
-
-/// `alac` inside an `alac` sample entry: a full box (version 0, flags 0) holding the 24-byte
-/// `ALACSpecificConfig` (Apple "ALAC Magic Cookie Description"; all fields big-endian).
+/// The Apple Lossless decoder configuration, `ALACSpecificConfig` (Apple "ALAC Magic Cookie
+/// Description", ALACMagicCookieDescription.txt in Apple's ALAC sources; all fields big-endian):
+/// 24 bytes, the magic cookie of `kAudioFormatAppleLossless`.
 ///
 /// ```
-///  frameLength        4   frames per packet (4096 by default)
-///  compatibleVersion  1   0
-///  bitDepth           1   16, 20, 24 or 32
-///  pb, mb, kb         3   Rice parameters (40, 10, 14)
-///  numChannels        1   1…8
-///  maxRun             2   255
-///  maxFrameBytes      4   largest packet (0: unknown)
-///  avgBitRate         4   bits per second (0: unknown)
-///  sampleRate         4   Hz (the sample entry's 16.16 field cannot hold rates above 65535)
+///  offset  size  field
+///       0     4  frameLength         frames per packet (4096 by default)
+///       4     1  compatibleVersion   0
+///       5     1  bitDepth            16, 20, 24 or 32
+///       6     3  pb, mb, kb          Rice parameters (40, 10, 14)
+///       9     1  numChannels         1…8
+///      10     2  maxRun              255
+///      12     4  maxFrameBytes       largest packet (0: unknown)
+///      16     4  avgBitRate          bits per second (0: unknown)
+///      20     4  sampleRate          Hz (an MP4 sample entry's 16.16 field cannot hold rates above 65535)
 /// ```
+///
+/// Where it is found:
+/// - MP4: the `alac` box inside the `alac` sample entry, a full box (version 0, flags 0) holding the
+///   24 bytes (``decode(alacBoxBody:)``).
+/// - CAF `kuki`: the 24 bytes, or the older layout that wraps them in atoms (a 12-byte `frma` atom
+///   naming `alac`, then the 36-byte `alac` atom, sometimes a terminator atom). The CAF parser passes
+///   the cookie through unchanged (its `desc` chunk already gives the format); ALAC decoders accept
+///   both layouts.
 struct ALACSpecificConfig: Hashable {
+    /// The byte size of the configuration.
+    static let size = 24
+
     var frameLength: UInt32
     var bitDepth: UInt8
     var numChannels: UInt8
@@ -24,26 +35,33 @@ struct ALACSpecificConfig: Hashable {
     /// The 24 bytes as stored.
     var bytes: [UInt8]
 
-    /// Decodes the body of an `alac` box: 4 bytes of version and flags, then the configuration.
-    /// A body of exactly 24 bytes (no full-box header, as some writers put it) is accepted too.
-    init(alacBoxBody body: ArraySlice<UInt8>) throws(MP4BoxError) {
-        let b = Array(body)
-        let start = b.count == 24 ? 0 : 4
-        guard b.count >= start + 24 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): ALACSpecificConfig shorter than 24 bytes")
+    /// Where decoding errors point: the MP4 `alac` box that holds the configuration.
+    static let structure = Structure("mp4", "alac")
+
+    /// Decodes the body of an MP4 `alac` box: 4 bytes of version and flags, then the configuration. A
+    /// body of exactly 24 bytes (no full-box header, as some writers put it) is accepted too.
+    ///
+    /// - Throws: `invalidFile` when fewer than 24 bytes follow, or the frame length, channel count or
+    ///   sample rate is zero.
+    static func decode(alacBoxBody body: ArraySlice<UInt8>) throws(StructureError) -> ALACSpecificConfig {
+        var reader = ByteReader(body)
+        if body.count != size { _ = reader.skip(4) }  // version and flags
+        guard let bytes = reader.readBytes(size) else {
+            throw structure.invalid("ALACSpecificConfig shorter than 24 bytes")
         }
-        func u32(_ i: Int) -> UInt32 { MP4ChildBoxes.uint32(b[...], start + i) }
-        frameLength = u32(0)
-        bitDepth = b[start + 5]
-        numChannels = b[start + 9]
-        maxFrameBytes = u32(12)
-        avgBitRate = u32(16)
-        sampleRate = u32(20)
-        bytes = Array(b[start..<(start + 24)])
+        var fields = ByteReader(bytes)
+        guard let frameLength = fields.readInteger(as: UInt32.self, endianness: .big), fields.skip(1),
+            let bitDepth = fields.readUInt8(), fields.skip(3), let numChannels = fields.readUInt8(), fields.skip(2),
+            let maxFrameBytes = fields.readInteger(as: UInt32.self, endianness: .big),
+            let avgBitRate = fields.readInteger(as: UInt32.self, endianness: .big),
+            let sampleRate = fields.readInteger(as: UInt32.self, endianness: .big)
+        else { throw structure.invalid("ALACSpecificConfig shorter than 24 bytes") }
         guard frameLength > 0, numChannels > 0, sampleRate > 0 else {
-            throw MP4BoxError(
-                code: .invalidFile, reason: "mp4 (alac): frameLength, numChannels or sampleRate is zero")
+            throw structure.invalid("frameLength, numChannels or sampleRate is zero")
         }
+        return ALACSpecificConfig(
+            frameLength: frameLength, bitDepth: bitDepth, numChannels: numChannels, maxFrameBytes: maxFrameBytes,
+            avgBitRate: avgBitRate, sampleRate: sampleRate, bytes: Array(bytes))
     }
 
     /// `kAppleLosslessFormatFlag_16/20/24/32BitSourceData` (1…4), 0 for another depth.
@@ -56,55 +74,12 @@ struct ALACSpecificConfig: Hashable {
         default: 0
         }
     }
-}
 
-/// `dac3` and `dec3`, the AC-3 and Enhanced AC-3 specific boxes (ETSI TS 102 366 Annex F.4, F.6).
-///
-/// ```
-///  dac3: fscod 2, bsid 5, bsmod 3, acmod 3, lfeon 1, bit_rate_code 5, reserved 5
-///  dec3: data_rate 13, num_ind_sub 3 (+1 substreams), then per independent substream:
-///        fscod 2, bsid 5, reserved 1, asvc 1, bsmod 3, acmod 3, lfeon 1, reserved 3,
-///        num_dep_sub 4, [chan_loc 9 | reserved 1]
-/// ```
-/// Channels are those of the first independent substream: acmod's count (Table 4.3: 2, 1, 2, 3, 3,
-/// 4, 4, 5 for acmod 0…7) plus the LFE; dependent substreams (7.1) are not counted.
-struct AC3SpecificBox: Hashable {
-    /// 48000, 44100 or 32000 Hz (fscod 0, 1, 2).
-    var sampleRate: UInt32
-    var acmod: UInt8
-    var lfeon: Bool
-    /// kbit/s: from bit_rate_code (dac3, nominal) or data_rate (dec3).
-    var bitRateKbps: UInt32
-
-    static let channelsPerAcmod: [UInt32] = [2, 1, 2, 3, 3, 4, 4, 5]
-    static let sampleRates: [UInt32] = [48000, 44100, 32000]
-    static let bitRates: [UInt32] = [
-        32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640,
-    ]
-
-    init(dac3 body: ArraySlice<UInt8>) throws(MP4BoxError) {
-        let b = Array(body)
-        guard b.count >= 3 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dac3): shorter than 3 bytes") }
-        let bits = UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2])
-        let fscod = Int(bits >> 22)
-        guard fscod < 3 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dac3): reserved fscod 3") }
-        sampleRate = Self.sampleRates[fscod]
-        acmod = UInt8(bits >> 11 & 0x7)
-        lfeon = bits >> 10 & 1 == 1
-        let code = Int(bits >> 5 & 0x1F)
-        bitRateKbps = code < Self.bitRates.count ? Self.bitRates[code] : 0
+    /// The ASBD for `kAudioFormatAppleLossless`: the configuration's rate, channels and frames per
+    /// packet, the source bit depth in the flags, variable packet size.
+    var streamDescription: StreamDescription {
+        StreamDescription(
+            sampleRate: Double(sampleRate), formatID: .appleLossless, formatFlags: formatFlags, bytesPerPacket: 0,
+            framesPerPacket: frameLength, bytesPerFrame: 0, channelsPerFrame: UInt32(numChannels), bitsPerChannel: 0)
     }
-
-    init(dec3 body: ArraySlice<UInt8>) throws(MP4BoxError) {
-        let b = Array(body)
-        guard b.count >= 5 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dec3): shorter than 5 bytes") }
-        bitRateKbps = (UInt32(b[0]) << 8 | UInt32(b[1])) >> 3
-        let fscod = Int(b[2] >> 6)
-        // fscod 3 means a reduced rate (fscod2) that dec3 does not carry; 24000 Hz is the common case.
-        sampleRate = fscod < 3 ? Self.sampleRates[fscod] : 24000
-        acmod = b[3] >> 1 & 0x7
-        lfeon = b[3] & 1 == 1
-    }
-
-    var channelCount: UInt32 { Self.channelsPerAcmod[Int(acmod)] + (lfeon ? 1 : 0) }
 }

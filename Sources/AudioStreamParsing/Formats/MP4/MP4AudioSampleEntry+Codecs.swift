@@ -156,12 +156,9 @@ struct EntryDecoder {
         guard let box = child(MP4Code.alac) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): no alac configuration box")
         }
-        let config = try ALACSpecificConfig(alacBoxBody: box.body)
-        let format = StreamDescription(
-            sampleRate: Double(config.sampleRate), formatID: .appleLossless, formatFlags: config.formatFlags,
-            bytesPerPacket: 0, framesPerPacket: config.frameLength, bytesPerFrame: 0,
-            channelsPerFrame: UInt32(config.numChannels), bitsPerChannel: 0)
-        var result = entry(format, cookie: config.bytes)
+        let config: ALACSpecificConfig
+        do { config = try ALACSpecificConfig.decode(alacBoxBody: box.body) } catch { throw MP4BoxError(error) }
+        var result = entry(config.streamDescription, cookie: config.bytes)
         if config.avgBitRate > 0 { result.averageBitRate = config.avgBitRate }
         return result
     }
@@ -205,11 +202,17 @@ struct EntryDecoder {
 
     func ac3() throws(MP4BoxError) -> MP4AudioSampleEntry {
         let isEnhanced = realFormat == MP4Code.ec3
-        var specific: AC3SpecificBox?
-        if isEnhanced, let box = child(MP4Code.dec3) {
-            specific = try AC3SpecificBox(dec3: box.body)
-        } else if !isEnhanced, let box = child(MP4Code.dac3) {
-            specific = try AC3SpecificBox(dac3: box.body)
+        var specific: (sampleRate: UInt32, channelCount: UInt32, bitRateKbps: UInt32)?
+        do {
+            if isEnhanced, let box = child(MP4Code.dec3) {
+                let dec3 = try EC3SpecificBox.decode(box.body)
+                specific = (dec3.sampleRate, dec3.channelCount, dec3.dataRate)
+            } else if !isEnhanced, let box = child(MP4Code.dac3) {
+                let dac3 = try AC3SpecificBox.decode(box.body)
+                specific = (dac3.sampleRate, dac3.channelCount, dac3.bitRateKbps)
+            }
+        } catch {
+            throw MP4BoxError(error)
         }
         var rate = Double(specific?.sampleRate ?? 0)
         if specific == nil { rate = try sampleRate() }
