@@ -74,7 +74,8 @@ enum FuzzCodecHeaders {
                 _ = pakt.packetTableInfo(totalFrames: Int64(body.count) << 20)
             }
         case 14:
-            _ = FLACStreamInfo.decode(body)
+            _ = try? FLACStreamInfo.decode(body)
+            _ = try? FLACSpecificBox.decode(body[...])
         case 15:
             let table = FLACSeekTable.decode(body, maxPoints: limits.maxPacketTableEntries)
             _ = table.point(atOrBefore: UInt64(body.count) << 10)

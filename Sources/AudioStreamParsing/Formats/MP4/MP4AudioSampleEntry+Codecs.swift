@@ -181,21 +181,9 @@ struct EntryDecoder {
         guard let box = child(MP4Code.dfLa) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (fLaC): no dfLa box")
         }
-        // dfLa: version 0, flags 0, then metadata blocks, STREAMINFO first (FLAC-in-ISOBMFF §3.3.2).
-        let body = Array(box.body)
-        guard body.count >= 8 + FLACStreamInfo.size, body[0] == 0 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): no version-0 box with a STREAMINFO block")
-        }
-        let header = FLACMetadataBlockHeader(body[4], body[5], body[6], body[7])
-        guard header.type == .streamInfo, header.length >= FLACStreamInfo.size else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): first metadata block is not STREAMINFO")
-        }
-        switch FLACStreamInfo.decode(body[8...]) {
-        case .success(let info):
-            return entry(info.streamDescription, cookie: body)
-        case .failure(let error):
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): " + error.reason)
-        }
+        let dfLa: FLACSpecificBox
+        do { dfLa = try FLACSpecificBox.decode(box.body) } catch { throw MP4BoxError(error) }
+        return entry(dfLa.streamInfo.streamDescription, cookie: dfLa.bytes)
     }
 
     // MARK: AC-3, E-AC-3

@@ -37,13 +37,14 @@ struct OggFLACMappingHeader: Equatable {
             return .failure(
                 CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header lacks fLaC and STREAMINFO"))
         }
-        switch FLACStreamInfo.decode(b[17..<51]) {
-        case .failure(let e): return .failure(CodecHeaderError(.invalidFile, e.reason))
-        case .success(let info):
+        do {
+            let info = try FLACStreamInfo.decode(b[17..<51])
             return .success(
                 OggFLACMappingHeader(
                     majorVersion: b[5], minorVersion: b[6], headerPacketCount: UInt16(b[7]) << 8 | UInt16(b[8]),
                     streamInfo: info))
+        } catch {
+            return .failure(CodecHeaderError(.invalidFile, error.reason))
         }
     }
 }
