@@ -2,12 +2,12 @@
 /// `frmsizecod` fields of a sync frame's `syncinfo()`/`bsi()` (§4.4.1, §4.4.2) stand for, and what the
 /// MP4 `dac3`/`dec3` boxes (Annex F) copy from them.
 ///
-/// | field | values | table |
+/// | field | values | spec |
 /// | --- | --- | --- |
-/// | `fscod` (2 bits) | 0: 48000, 1: 44100, 2: 32000 Hz; 3: reserved (E-AC-3: a reduced rate from `fscod2`) | §4.4.1.3, Table 4.1 |
-/// | `acmod` (3 bits) | full-bandwidth channels 2 (1+1), 1, 2, 3, 3, 4, 4, 5 for 0…7 | §4.4.2.3, Table 4.3 |
+/// | `fscod` (2 bits) | 48000, 44100, 32000 Hz; 3 reserved (E-AC-3: a reduced rate) | §4.4.1.3 |
+/// | `acmod` (3 bits) | full-bandwidth channels 2 (1+1), 1, 2, 3, 3, 4, 4, 5 | §4.4.2.3, Table 4.3 |
 /// | `lfeon` (1 bit) | one more channel, the LFE | §4.4.2.7 |
-/// | `frmsizecod` (6 bits) | nominal bit rate of code / 2 (the `dac3` `bit_rate_code`): 32…640 kbit/s | §4.4.1.4, Table 4.13 |
+/// | `frmsizecod` (6 bits) | nominal rate of code / 2 (`dac3` `bit_rate_code`) | §4.4.1.4, Table 4.13 |
 ///
 /// An AC-3 sync frame holds 6 audio blocks of 256 samples.
 enum AC3 {

@@ -67,7 +67,7 @@ enum OggMapping {
                 let id = try VorbisIdentificationHeader.decode(packet[...])
                 return .success(.vorbis(VorbisStreamHeaders(identification: id, packets: [packet])))
             } catch {
-                return .failure(error)
+                return .failure(CodecHeaderError(error.code, error.reason))
             }
         case .flac:
             return OggFLACMappingHeader.decode(packet).map { .flac(header: $0, blocksRead: 0, metadata: nil) }
@@ -122,7 +122,7 @@ enum OggMapping {
                     let setup = try VorbisSetupHeader.decode(packet[...], channels: v.identification.channels)
                     v.durations = VorbisPacketDuration(identification: v.identification, setup: setup)
                 } catch {
-                    return .failure(error)
+                    return .failure(CodecHeaderError(error.code, error.reason))
                 }
                 v.packets.append(packet)
             }
@@ -246,7 +246,7 @@ struct OggPacketClock {
 
     /// The frames an audio packet decodes to, from its first two bytes (`head`: its first 16 bytes, for
     /// FLAC); 0 when unknown.
-    mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(CodecHeaderError) -> Int64 {
+    mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(StructureError) -> Int64 {
         switch kind {
         case .opus:
             return OpusPacket.frames(toc: first, second: second)
