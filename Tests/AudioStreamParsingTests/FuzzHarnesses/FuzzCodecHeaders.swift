@@ -47,7 +47,7 @@ enum FuzzCodecHeaders {
             _ = try? OpusHead.decode(body)
             _ = OpusPacket.frames(toc: body.first, second: body.dropFirst().first)
         case 7:
-            _ = OggFLACMappingHeader.decode(body)
+            _ = try? OggFLACMappingHeader.decode(body)
             _ = FLACFrameBlockSize.of(body)
         case 8:
             _ = try? VorbisIdentificationHeader.decode(body[...])
