@@ -52,19 +52,28 @@ struct BitReader {
         var value: UInt64 = 0
         var done = 0
         var position = bitPosition
-        while done < count {
-            let byte = UInt64(bytes[bytes.startIndex + (position >> 3)])
-            let used = position & 7
-            let take = min(8 - used, count - done)
-            let mask: UInt64 = (1 << UInt64(take)) - 1
-            switch order {
-            case .mostSignificantFirst:
-                value = (value << UInt64(take)) | ((byte >> UInt64(8 - used - take)) & mask)
-            case .leastSignificantFirst:
-                value |= ((byte >> UInt64(used)) & mask) << UInt64(done)
+        // A byte's bits at a time: at most 5 turns for 32 bits.
+        switch order {
+        case .mostSignificantFirst:
+            while done < count {
+                let byte = UInt64(bytes[bytes.startIndex + (position >> 3)])
+                let used = position & 7
+                let take = min(8 - used, count - done)
+                let bits = (byte >> UInt64(8 - used - take)) & ((1 << UInt64(take)) - 1)
+                value = (value << UInt64(take)) | bits
+                done += take
+                position += take
             }
-            done += take
-            position += take
+        case .leastSignificantFirst:
+            while done < count {
+                let byte = UInt64(bytes[bytes.startIndex + (position >> 3)])
+                let used = position & 7
+                let take = min(8 - used, count - done)
+                let bits = (byte >> UInt64(used)) & ((1 << UInt64(take)) - 1)
+                value |= bits << UInt64(done)
+                done += take
+                position += take
+            }
         }
         bitPosition = position
         return UInt32(truncatingIfNeeded: value)

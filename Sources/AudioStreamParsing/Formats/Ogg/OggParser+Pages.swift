@@ -197,7 +197,7 @@ extension OggParser {
     /// piece up to a lacing value below 255 completes a packet (RFC 3533 §5); a piece at the start of a
     /// continued page completes the stream's partial packet; a piece at the end starts one.
     private mutating func pagePackets(
-        _ lacing: UnsafeBufferPointer<UInt8>, isContinued: Bool, pageStart: Int64, bodyStart: Int64,
+        _ lacing: Span<UInt8>, isContinued: Bool, pageStart: Int64, bodyStart: Int64,
         _ s: inout OggLogicalStream, _ context: inout ParseContext
     ) throws(AudioStreamError) {
         var consumed = 0  // body bytes consumed so far
@@ -225,9 +225,7 @@ extension OggParser {
                     throw context.error(
                         .limitExceeded, at: partial.fileOffset, Self.ogg, "packet larger than maxPacketBytes")
                 }
-                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
-                    partial.bytes.append(contentsOf: $0)
-                }
+                context.window.appendBytes(at: pieceStart - consumed, count: length, to: &partial.bytes)
                 if completes {
                     s.partial = nil
                     try packet(.assembled(partial), &s, &context)
@@ -250,9 +248,7 @@ extension OggParser {
                 }
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(length)
-                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
-                    bytes.append(contentsOf: $0)
-                }
+                context.window.appendBytes(at: pieceStart - consumed, count: length, to: &bytes)
                 s.partial = OggPartialPacket(
                     bytes: bytes, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart)
             }
