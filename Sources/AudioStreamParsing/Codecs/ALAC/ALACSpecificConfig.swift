@@ -65,8 +65,12 @@ struct ALACSpecificConfig: Hashable {
     }
 
     /// `kAppleLosslessFormatFlag_16/20/24/32BitSourceData` (1…4), 0 for another depth.
-    var formatFlags: UInt32 {
-        switch bitDepth {
+    var formatFlags: UInt32 { Self.sourceBitDepthFlag(UInt32(bitDepth)) }
+
+    /// `kAppleLosslessFormatFlag_16/20/24/32BitSourceData` for a source bit depth (1, 2, 3, 4), 0 for
+    /// a depth Apple has no flag for. Apple's FLAC ASBD codes its bit depth the same way.
+    static func sourceBitDepthFlag(_ bits: UInt32) -> UInt32 {
+        switch bits {
         case 16: 1
         case 20: 2
         case 24: 3

@@ -77,15 +77,7 @@ struct FLACStreamInfo: Hashable, Sendable {
     /// `mFormatFlags` of Apple's FLAC ASBD: the source bit depth coded like ALAC's
     /// `kAppleLosslessFormatFlag_16/20/24/32BitSourceData` (1, 2, 3, 4); 0 for other depths, for
     /// which Apple has no flag. See docs/coreaudio-mapping.md.
-    var appleFormatFlags: UInt32 {
-        switch bitsPerSample {
-        case 16: 1
-        case 20: 2
-        case 24: 3
-        case 32: 4
-        default: 0
-        }
-    }
+    var appleFormatFlags: UInt32 { ALACSpecificConfig.sourceBitDepthFlag(bitsPerSample) }
 
     /// The ASBD for `kAudioFormatFLAC`: framesPerPacket = the block size when it is fixed, else 0;
     /// bytes per packet/frame and bits per channel 0 (compressed format), the bit depth in the flags.

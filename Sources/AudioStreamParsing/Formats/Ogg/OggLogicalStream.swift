@@ -11,7 +11,7 @@ enum OggCodec: Equatable, CustomStringConvertible {
     init(firstPacket b: [UInt8]) {
         if b.starts(with: OpusHead.magic) {
             self = .opus
-        } else if b.starts(with: [1] + Array("vorbis".utf8)) {
+        } else if VorbisIdentificationHeader.isHeader(b[...], type: 1) {
             self = .vorbis
         } else if b.starts(with: OggFLACMappingHeader.magic) {
             self = .flac
@@ -98,15 +98,16 @@ enum OggMapping {
     mutating func readHeader(_ packet: [UInt8], limits: ParserLimits, notes: inout [Note]) throws(StructureError) {
         switch self {
         case .opus(let head, _, _):
-            guard packet.starts(with: Array("OpusTags".utf8)) else {
-                throw Structure("opus", "OpusTags").invalid("second packet is not OpusTags")
+            guard packet.starts(with: VorbisComment.Framing.opusTags.magic) else {
+                throw VorbisComment.Framing.opusTags.structure.invalid("second packet is not OpusTags")
             }
             let metadata = Self.comments(packet[...], .opusTags, limits, &notes)
             self = .opus(head: head, tagsRead: true, metadata: metadata)
         case .vorbis(var v):
             if v.packets.count == 1 {
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 3) else {
-                    throw Structure("vorbis", "comment").invalid("second packet is not the comment header")
+                    let comment = VorbisComment.Framing.vorbisHeader.structure
+                    throw comment.invalid("second packet is not the comment header")
                 }
                 v.metadata = Self.comments(packet[...], .vorbisHeader, limits, &notes)
             } else {
