@@ -38,31 +38,33 @@ struct FLACPicture: Hashable, Sendable {
     /// True when the data is a link (MIME type "-->"), not a picture.
     var isLink: Bool { mimeType == "-->" }
 
+    /// Where decoding errors point.
+    static let structure = Structure("flac", "PICTURE")
+
     /// Decodes a PICTURE block body.
     ///
     /// - Throws: `.invalidFile` when a length overruns the body or the MIME type is not printable
     ///   ASCII; `.limitExceeded` when the data is larger than `limits.maxArtworkBytes`. Reasons
     ///   start with `"flac (PICTURE): "`.
-    static func decode(_ body: ArraySlice<UInt8>, limits: ParserLimits) throws(CodecHeaderError) -> FLACPicture {
-        var reader = ByteReader(Array(body))
-        func field(_ name: String) throws(CodecHeaderError) -> UInt32 {
+    static func decode(_ body: ArraySlice<UInt8>, limits: ParserLimits) throws(StructureError) -> FLACPicture {
+        var reader = ByteReader(body)
+        func field(_ name: String) throws(StructureError) -> UInt32 {
             guard let value = reader.readInteger(as: UInt32.self, endianness: .big) else {
-                throw CodecHeaderError(.invalidFile, "flac (PICTURE): block ends inside the \(name)")
+                throw structure.invalid("block ends inside the \(name)")
             }
             return value
         }
-        func string(_ name: String) throws(CodecHeaderError) -> ArraySlice<UInt8> {
+        func string(_ name: String) throws(StructureError) -> ArraySlice<UInt8> {
             let length = try field("\(name) length")
             guard UInt64(length) <= UInt64(reader.remaining), let bytes = reader.readBytes(Int(length)) else {
-                throw CodecHeaderError(
-                    .invalidFile, "flac (PICTURE): \(name) of \(length) bytes overruns the \(body.count)-byte block")
+                throw structure.invalid("\(name) of \(length) bytes overruns the \(body.count)-byte block")
             }
             return bytes
         }
         let type = try field("picture type")
         let mime = try string("MIME type")
         guard mime.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-            throw CodecHeaderError(.invalidFile, "flac (PICTURE): MIME type is not printable ASCII")
+            throw structure.invalid("MIME type is not printable ASCII")
         }
         let description = try string("description")
         let width = try field("width")
@@ -71,14 +73,11 @@ struct FLACPicture: Hashable, Sendable {
         let colors = try field("colour count")
         let dataLength = try field("picture data length")
         guard UInt64(dataLength) <= UInt64(max(0, limits.maxArtworkBytes)) else {
-            throw CodecHeaderError(
-                .limitExceeded,
-                "flac (PICTURE): picture of \(dataLength) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes))")
+            throw structure.limit(
+                "picture of \(dataLength) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes))")
         }
         guard UInt64(dataLength) <= UInt64(reader.remaining), let data = reader.readBytes(Int(dataLength)) else {
-            throw CodecHeaderError(
-                .invalidFile,
-                "flac (PICTURE): picture data of \(dataLength) bytes overruns the \(body.count)-byte block")
+            throw structure.invalid("picture data of \(dataLength) bytes overruns the \(body.count)-byte block")
         }
         return FLACPicture(
             pictureType: type, mimeType: String(decoding: mime, as: UTF8.self),
@@ -97,16 +96,16 @@ struct FLACPicture: Hashable, Sendable {
 
     /// Decodes a PICTURE block body into artwork.
     ///
-    /// - Returns: the artwork, or the reason it was not kept (malformed, larger than
-    ///   `maxArtworkBytes`, or a link), for a diagnostic.
+    /// - Returns: the artwork, or the reason it was not kept, for a diagnostic: `invalidFile` when
+    ///   malformed, `limitExceeded` when larger than `maxArtworkBytes`, `unsupportedDataFormat` for a
+    ///   link.
     static func artwork(fromBlock body: ArraySlice<UInt8>, limits: ParserLimits)
-        -> Result<AudioMetadata.Artwork, CodecHeaderError>
+        -> Result<AudioMetadata.Artwork, StructureError>
     {
         do {
             let picture = try decode(body, limits: limits)
             guard let artwork = picture.artwork else {
-                return .failure(
-                    CodecHeaderError(.invalidFile, "flac (PICTURE): picture is a link (MIME type -->); skipped"))
+                return .failure(structure.unsupported("picture is a link (MIME type -->); skipped"))
             }
             return .success(artwork)
         } catch {

@@ -180,7 +180,7 @@ struct ADTSDerivedTests {
     /// program config element after it is read.
     @Test("A fill element with count 15 and esc_count 0 holds 14 bytes; the PCE after it is found")
     func fillElementWithZeroEscapeCount() {
-        var w = AACBitWriter()
+        var w = BitWriter()
         w.write(6, bits: 3)  // ID_FIL
         w.write(15, bits: 4)  // count
         w.write(0, bits: 8)  // esc_count

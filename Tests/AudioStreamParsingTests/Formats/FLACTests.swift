@@ -39,7 +39,7 @@ struct FLACTests {
 
     /// STREAMINFO of example 1, field by field (RFC 9639 D.1 walks through the same bits).
     @Test func rfcExampleStreamInfo() throws {
-        let info = try FLACStreamInfo.decode(Self.rfcExample1[8..<42]).get()
+        let info = try FLACStreamInfo.decode(Self.rfcExample1[8..<42])
         #expect(info.minimumBlockSize == 4096 && info.maximumBlockSize == 4096)
         #expect(info.minimumFrameSize == 15 && info.maximumFrameSize == 15)
         #expect(info.sampleRate == 44100 && info.channels == 2 && info.bitsPerSample == 16)
@@ -72,16 +72,17 @@ struct FLACTests {
 
     @Test func streamInfoRejectsImpossibleValues() {
         var b = Array(Self.rfcExample1[8..<42])
-        #expect(FLACStreamInfo.decode(b[0..<20]) == .failure(.tooShort(20)))
+        let streamInfo = FLACStreamInfo.structure
+        #expect(throws: streamInfo.invalid("block shorter than 34 bytes")) { try FLACStreamInfo.decode(b[0..<20]) }
         b[0] = 0
         b[1] = 8  // minimum block size 8
-        #expect(FLACStreamInfo.decode(b) == .failure(.blockSizeTooSmall))
+        #expect(throws: streamInfo.invalid("block size below 16 samples")) { try FLACStreamInfo.decode(b) }
         b = Array(Self.rfcExample1[8..<42])
         b[2] = 0x08  // maximum 2048 < minimum 4096
-        #expect(FLACStreamInfo.decode(b) == .failure(.blockSizesInverted))
+        #expect(throws: streamInfo.invalid("minimum block size exceeds maximum")) { try FLACStreamInfo.decode(b) }
         b = Array(Self.rfcExample1[8..<42])
         b[10] = 0; b[11] = 0; b[12] &= 0x0F  // sample rate 0
-        #expect(FLACStreamInfo.decode(b) == .failure(.sampleRateZero))
+        #expect(throws: streamInfo.invalid("sample rate is zero")) { try FLACStreamInfo.decode(b) }
     }
 
     // MARK: Frame headers
@@ -92,7 +93,7 @@ struct FLACTests {
         let packed = UInt64(rate) << 44 | UInt64(channels - 1) << 41 | UInt64(bits - 1) << 36
         for i in (0..<8).reversed() { b.append(UInt8(truncatingIfNeeded: packed >> (8 * UInt64(i)))) }
         b += [UInt8](repeating: 0, count: 16)
-        return try FLACStreamInfo.decode(b).get()
+        return try FLACStreamInfo.decode(b)
     }
 
     /// Decodes `bytes` (the header without its CRC-8, which is appended) as a window.

@@ -269,8 +269,8 @@ struct MP4SampleEntryTests {
     /// ffmpeg's encoder writes the 0x2B7 extension with sbrPresentFlag 0 (extradata 12 10 56 E5 00):
     /// explicitly no SBR, one AAC-LC layer (checked on every AAC fixture by aacCookieIsTheESDescriptor).
     @Test func sbrPresentFlagZeroMeansPlainAAC() {
-        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10, 0x56, 0xE5, 0x00]) == nil)
-        #expect(AudioSpecificConfig.backwardCompatibleExtension([0x12, 0x10]) == nil)
+        #expect(AudioSpecificConfig(bytes: [0x12, 0x10, 0x56, 0xE5, 0x00])?.extensionAudioObjectType == nil)
+        #expect(AudioSpecificConfig(bytes: [0x12, 0x10])?.extensionAudioObjectType == nil)
     }
 
     // MARK: Malformed entries

@@ -105,7 +105,7 @@ struct OggSeekTests {
             #expect(got.map(\.size) == Array(ref.sizes[j...]), "\(context): sizes (first expected \(j))")
             #expect(got.first?.index == Int64(target), "\(context): first index")
             let placed = recorder.log.entries.contains { entry in
-                if case .diagnostic(let d) = entry { return d.message.contains("estimated seek placed") }
+                if case .diagnostic(let d) = entry { return d.kind == .positionCorrected }
                 return false
             }
             #expect(placed || !mustPlace, "\(context): not placed by a granule position")
@@ -126,7 +126,7 @@ struct OggSeekTests {
             }
             let named = recorder.log.entries.contains { entry in
                 if case .diagnostic(let d) = entry {
-                    return d.message.contains("starts at frame \(ref.startFrames[j])")
+                    return d.kind == .positionCorrected && d.message.hasSuffix("starts at frame \(ref.startFrames[j])")
                 }
                 return false
             }

@@ -120,7 +120,7 @@ struct VorbisHeaderTests {
         let setup = packets[2].bytes
         let start = ContinuousClock.now
         for length in 0..<setup.count {
-            #expect(throws: CodecHeaderError.self) {
+            #expect(throws: StructureError.self) {
                 try VorbisSetupHeader.decode(setup[..<length], channels: identification.channels)
             }
         }
@@ -190,7 +190,7 @@ struct VorbisHeaderTests {
         #expect {
             try VorbisIdentificationHeader.decode(packet[...])
         } throws: { error in
-            (error as? CodecHeaderError)?.code == code
+            (error as? StructureError)?.code == code
         }
     }
 
@@ -286,8 +286,8 @@ struct VorbisHeaderTests {
         let third = try #require(try counter.measure([longAfterLong][...]))
         #expect(third.mode == 2 && third.frames == 1024 && third.decodedFrames == 1024)
         #expect(try counter.measure([][...]) == nil)
-        #expect(throws: CodecHeaderError.self) { try counter.measure([0b0000_0110][...]) }  // mode 3 of 3
-        #expect(throws: CodecHeaderError.self) { try counter.measure([0x01][...]) }  // header packet
+        #expect(throws: StructureError.self) { try counter.measure([0b0000_0110][...]) }  // mode 3 of 3
+        #expect(throws: StructureError.self) { try counter.measure([0x01][...]) }  // header packet
     }
 
     @Test("a single mode takes no bits")
@@ -348,7 +348,7 @@ struct VorbisHeaderTests {
         ]
         let start = ContinuousClock.now
         for build in hostile {
-            #expect(throws: CodecHeaderError.self) {
+            #expect(throws: StructureError.self) {
                 try VorbisSetupHeader.decode(Self.setup(modes: [false], codebook: build)[...], channels: 2)
             }
         }
@@ -368,15 +368,15 @@ struct VorbisHeaderTests {
 
     @Test("ilog and LSB-first bit reading (§9.2.1, §2.1.4)")
     func bitReading() {
-        #expect([0, 1, 2, 3, 4, 7, 8, -1].map(VorbisBitReader.ilog) == [0, 1, 2, 2, 3, 3, 4, 0])
-        var reader = VorbisBitReader([0b1011_0001, 0b0000_0011][...])
+        #expect([0, 1, 2, 3, 4, 7, 8, -1].map(VorbisSetupHeader.ilog) == [0, 1, 2, 2, 3, 3, 4, 0])
+        var reader = BitReader([0b1011_0001, 0b0000_0011][...], order: .leastSignificantFirst)
         #expect(reader.read(1) == 1)
         #expect(reader.read(3) == 0b000)
         #expect(reader.read(6) == 0b11_1011)  // 4 bits of byte 0, then 2 of byte 1
         #expect(reader.read(7) == nil)  // only 6 bits left
         #expect(reader.remainingBits == 6)
         #expect(reader.read(6) == 0)
-        var wide = VorbisBitReader([0x78, 0x56, 0x34, 0x12, 0xFF][...])
+        var wide = BitReader([0x78, 0x56, 0x34, 0x12, 0xFF][...], order: .leastSignificantFirst)
         #expect(wide.read(32) == 0x1234_5678)
     }
 

@@ -22,30 +22,32 @@ enum FuzzCodecHeaders {
         let limits = FuzzHarness.limits
         switch selector {
         case 0:
-            if let asc = AudioSpecificConfig(bytes: body) {
-                _ = try? asc.formatListLayers()
+            if let asc = try? AudioSpecificConfig.decode(body) {
+                _ = asc.formatListLayers()
             }
             _ = AudioSpecificConfig(magicCookie: body)
-            _ = AudioSpecificConfig.backwardCompatibleExtension(body)
         case 1:
-            if let (config, descriptor) = try? ESDescriptor.decodeESDS(body[...]) {
-                _ = ESDescriptor.decoderSpecificInfo(in: descriptor)
-                _ = config
+            if let es = try? ESDescriptor.decode(esdsBody: body[...]) {
+                _ = ESDescriptor.decoderSpecificInfo(in: es.bytes)
             }
             _ = ESDescriptor.decoderSpecificInfo(in: body)
         case 2:
             _ = try? MP4AudioSampleEntry.decode(body[...], isQuickTime: flag, limits: limits)
         case 3:
-            _ = try? OpusSpecificBox(body: body[...])
+            _ = (try? OpusSpecificBox.decode(body[...]))?.opusHead
         case 4:
-            _ = try? ALACSpecificConfig(alacBoxBody: body[...])
+            _ = (try? ALACSpecificConfig.decode(alacBoxBody: body[...]))?.streamDescription
         case 5:
-            _ = flag ? try? AC3SpecificBox(dec3: body[...]) : try? AC3SpecificBox(dac3: body[...])
+            if flag {
+                _ = (try? EC3SpecificBox.decode(body[...]))?.channelCount
+            } else {
+                _ = (try? AC3SpecificBox.decode(body[...]))?.bitRateKbps
+            }
         case 6:
-            _ = OpusHead.decode(body)
+            _ = try? OpusHead.decode(body)
             _ = OpusPacket.frames(toc: body.first, second: body.dropFirst().first)
         case 7:
-            _ = OggFLACMappingHeader.decode(body)
+            _ = try? OggFLACMappingHeader.decode(body)
             _ = FLACFrameBlockSize.of(body)
         case 8:
             _ = try? VorbisIdentificationHeader.decode(body[...])
@@ -72,7 +74,8 @@ enum FuzzCodecHeaders {
                 _ = pakt.packetTableInfo(totalFrames: Int64(body.count) << 20)
             }
         case 14:
-            _ = FLACStreamInfo.decode(body)
+            _ = try? FLACStreamInfo.decode(body)
+            _ = try? FLACSpecificBox.decode(body[...])
         case 15:
             let table = FLACSeekTable.decode(body, maxPoints: limits.maxPacketTableEntries)
             _ = table.point(atOrBefore: UInt64(body.count) << 10)
@@ -95,8 +98,8 @@ enum FuzzCodecHeaders {
             _ = LAMEExtension.decode(body, at: Int(first >> 3))
         case 18:
             _ = ProgramConfigElement.find(inRawDataBlock: body)
-            var reader = AACBitReader(body)
-            _ = ProgramConfigElement.read(&reader)
+            var reader = BitReader(body, order: .mostSignificantFirst)
+            _ = try? ProgramConfigElement.decode(&reader)
         case 19:
             if let fmt = try? WAVEFormatChunk.decode(body, bigEndian: flag) {
                 _ = try? WAVEStreamFormat(fmt, bigEndian: flag)

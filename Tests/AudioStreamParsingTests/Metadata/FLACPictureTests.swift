@@ -51,11 +51,11 @@ struct FLACPictureTests {
         let block = VorbisCommentTests.pictureBlock(data: Self.png)
         #expect {
             try FLACPicture.decode(block[...], limits: limits)
-        } throws: { ($0 as? CodecHeaderError)?.code == .limitExceeded }
+        } throws: { ($0 as? StructureError)?.code == .limitExceeded }
         // A declared length of 2^32 − 1 with a few bytes: refused, nothing allocated.
         var hostile = Array(block.dropLast(Self.png.count + 4))
         hostile += [0xFF, 0xFF, 0xFF, 0xFF, 1, 2]
-        #expect(throws: CodecHeaderError.self) { try FLACPicture.decode(hostile[...], limits: ParserLimits()) }
+        #expect(throws: StructureError.self) { try FLACPicture.decode(hostile[...], limits: ParserLimits()) }
     }
 
     @Test("every truncation is a typed error; non-ASCII MIME types are rejected")
@@ -64,10 +64,10 @@ struct FLACPictureTests {
         for length in 0..<block.count {
             #expect {
                 try FLACPicture.decode(block[..<length], limits: ParserLimits())
-            } throws: { ($0 as? CodecHeaderError)?.code == .invalidFile }
+            } throws: { ($0 as? StructureError)?.code == .invalidFile }
         }
         let bad = VorbisCommentTests.pictureBlock(mime: "image/pñg", data: Self.png)
-        #expect(throws: CodecHeaderError.self) { try FLACPicture.decode(bad[...], limits: ParserLimits()) }
+        #expect(throws: StructureError.self) { try FLACPicture.decode(bad[...], limits: ParserLimits()) }
     }
 
     @Test("every picture in the fixtures decodes to an image whose bytes match its MIME type")

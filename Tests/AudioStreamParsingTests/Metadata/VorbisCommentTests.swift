@@ -134,8 +134,8 @@ struct VorbisCommentTests {
             #expect(comment.metadata.tags.map(\.key) == ["TITLE", "artist"])
             #expect(comment.diagnostics.isEmpty)
         }
-        #expect(throws: CodecHeaderError.self) { try VorbisComment.decode(Self.list(fields)[...], framing: .opusTags) }
-        #expect(throws: CodecHeaderError.self) {
+        #expect(throws: StructureError.self) { try VorbisComment.decode(Self.list(fields)[...], framing: .opusTags) }
+        #expect(throws: StructureError.self) {
             try VorbisComment.decode(Self.vorbisHeader(fields)[...], framing: .opusTags)
         }
     }
@@ -276,13 +276,13 @@ struct VorbisCommentTests {
 
     @Test("structural errors throw: vendor overrun, missing count; fields without '=' are skipped")
     func structuralErrors() throws {
-        #expect(throws: CodecHeaderError.self) {
+        #expect(throws: StructureError.self) {
             try VorbisComment.decode((Self.le32(100) + [1, 2])[...], framing: .flacBlock)
         }
-        #expect(throws: CodecHeaderError.self) {
+        #expect(throws: StructureError.self) {
             try VorbisComment.decode((Self.le32(0) + [0])[...], framing: .flacBlock)
         }
-        #expect(throws: CodecHeaderError.self) { try VorbisComment.decode([][...], framing: .flacBlock) }
+        #expect(throws: StructureError.self) { try VorbisComment.decode([][...], framing: .flacBlock) }
         let noEquals = try VorbisComment.decode(Self.list(["NOEQUALS"])[...], framing: .flacBlock)
         #expect(noEquals.metadata.tags.isEmpty && noEquals.diagnostics.count == 1)
         var unframed = Self.vorbisHeader(["A=b"])

@@ -18,15 +18,6 @@ struct ADTSConfiguration: Hashable {
     /// A problem worth a diagnostic (a PCE that could not be found), if any.
     var problem: String?
 
-    /// CoreAudio layout tags for channel configurations 1…7 (ISO/IEC 14496-3 Table 1.19 channel
-    /// order), from Apple's `CoreAudioBaseTypes.h`: Mono (100<<16|1), Stereo (101<<16|2),
-    /// AAC_3_0 = MPEG_3_0_B (114<<16|3, C L R), AAC_4_0 = MPEG_4_0_B (116<<16|4, C L R Cs),
-    /// AAC_5_0 = MPEG_5_0_D (120<<16|5, C L R Ls Rs), AAC_5_1 = MPEG_5_1_D (124<<16|6,
-    /// C L R Ls Rs LFE), AAC_7_1 = MPEG_7_1_B (127<<16|8, C Lc Rc L R Ls Rs LFE).
-    static let layoutTags: [ChannelLayout.Tag] = [
-        .noLayout, .mono, .stereo, .aac_3_0, .aac_4_0, .aac_5_0, .aac_5_1, .aac_7_1,
-    ]
-
     /// Builds the configuration of the frame whose header is `header`.
     ///
     /// - Parameter firstRawDataBlock: the bytes after the header (only read for configuration 0).
@@ -50,7 +41,7 @@ struct ADTSConfiguration: Hashable {
         let channels = UInt32(asc.channelCount ?? 0)
         self.channelCount = channels
         let configuration = Int(header.channelConfiguration)
-        self.channelLayout = configuration == 0 ? nil : ChannelLayout(tag: Self.layoutTags[configuration])
+        self.channelLayout = configuration == 0 ? nil : ChannelLayout(tag: AudioSpecificConfig.layoutTag(configuration))
         // 6144 bits (768 bytes) per channel and raw data block; at least one channel's worth when the
         // count is unknown.
         let bufferBytes = 768 * max(channels, 1)

@@ -38,10 +38,7 @@ extension FLACParser {
                 throw context.error(.limitExceeded, at: start, "flac (STREAMINFO): block exceeds maxHeaderChunkBytes")
             }
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
-            switch FLACStreamInfo.decode(bytes) {
-            case .success(let info): streamInfo = info
-            case .failure(let failure): throw context.error(.invalidFile, at: start, failure.reason)
-            }
+            do { streamInfo = try FLACStreamInfo.decode(bytes) } catch { throw context.error(error, at: start) }
             context.window.consume(length)
         case .streamInfo:
             context.diagnose(at: start, "flac (STREAMINFO): a second STREAMINFO block is skipped")

@@ -83,11 +83,13 @@ struct EntryDecoder {
         guard let esds = child(MP4Code.esds) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): no esds box")
         }
-        let (config, esDescriptor) = try ESDescriptor.decodeESDS(esds.body)
+        let es: ESDescriptor
+        do { es = try ESDescriptor.decode(esdsBody: esds.body) } catch { throw MP4BoxError(error) }
+        let config = es.decoderConfig
         var result: MP4AudioSampleEntry
         switch config.objectTypeIndication {
         case 0x40, 0x66, 0x67, 0x68:
-            result = try advancedAudioCoding(config, cookie: esDescriptor)
+            result = try advancedAudioCoding(config, cookie: es.bytes)
         case 0x69, 0x6B:
             // MPEG-2 (13818-3) or MPEG-1 (11172-3) audio; the layer is not signalled. MP3 is what
             // these hold in practice (ffmpeg and Apple map both to MP3); 0x69 is the low-rate extension.
@@ -129,12 +131,11 @@ struct EntryDecoder {
             asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
         }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
-        if asc.extensionAudioObjectType == nil, let ext = AudioSpecificConfig.backwardCompatibleExtension(info) {
-            asc.extensionAudioObjectType = 5
-            asc.extensionSamplingFrequency = ext.sbrSamplingFrequency
-            asc.psPresent = ext.ps
+        guard let layers = asc.formatListLayers() else {
+            throw MP4BoxError(
+                code: .unsupportedDataFormat,
+                reason: "mp4 (esds): MPEG-4 audioObjectType \(asc.audioObjectType) is not supported")
         }
-        let layers = try asc.formatListLayers()
         let top = layers[0]
         let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
         return entry(top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
@@ -155,12 +156,9 @@ struct EntryDecoder {
         guard let box = child(MP4Code.alac) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): no alac configuration box")
         }
-        let config = try ALACSpecificConfig(alacBoxBody: box.body)
-        let format = StreamDescription(
-            sampleRate: Double(config.sampleRate), formatID: .appleLossless, formatFlags: config.formatFlags,
-            bytesPerPacket: 0, framesPerPacket: config.frameLength, bytesPerFrame: 0,
-            channelsPerFrame: UInt32(config.numChannels), bitsPerChannel: 0)
-        var result = entry(format, cookie: config.bytes)
+        let config: ALACSpecificConfig
+        do { config = try ALACSpecificConfig.decode(alacBoxBody: box.body) } catch { throw MP4BoxError(error) }
+        var result = entry(config.streamDescription, cookie: config.bytes)
         if config.avgBitRate > 0 { result.averageBitRate = config.avgBitRate }
         return result
     }
@@ -171,10 +169,10 @@ struct EntryDecoder {
         guard let box = child(MP4Code.dOps) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (Opus): no dOps box")
         }
-        let dOps = try OpusSpecificBox(body: box.body)
+        let head: OpusHead
+        do { head = try OpusSpecificBox.decode(box.body).opusHead } catch { throw MP4BoxError(error) }
         // Opus always decodes at 48 kHz (RFC 6716 §2); packets last 2.5–120 ms, so frames vary.
-        let format = Self.compressed(48000, .opus, frames: 0, UInt32(dOps.outputChannelCount))
-        return entry(format, cookie: dOps.opusHead)
+        return entry(head.streamDescription, cookie: head.rawBytes)
     }
 
     // MARK: FLAC
@@ -183,32 +181,26 @@ struct EntryDecoder {
         guard let box = child(MP4Code.dfLa) else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (fLaC): no dfLa box")
         }
-        // dfLa: version 0, flags 0, then metadata blocks, STREAMINFO first (FLAC-in-ISOBMFF §3.3.2).
-        let body = Array(box.body)
-        guard body.count >= 8 + FLACStreamInfo.size, body[0] == 0 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): no version-0 box with a STREAMINFO block")
-        }
-        let header = FLACMetadataBlockHeader(body[4], body[5], body[6], body[7])
-        guard header.type == .streamInfo, header.length >= FLACStreamInfo.size else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): first metadata block is not STREAMINFO")
-        }
-        switch FLACStreamInfo.decode(body[8...]) {
-        case .success(let info):
-            return entry(info.streamDescription, cookie: body)
-        case .failure(let error):
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (dfLa): " + error.reason)
-        }
+        let dfLa: FLACSpecificBox
+        do { dfLa = try FLACSpecificBox.decode(box.body) } catch { throw MP4BoxError(error) }
+        return entry(dfLa.streamInfo.streamDescription, cookie: dfLa.bytes)
     }
 
     // MARK: AC-3, E-AC-3
 
     func ac3() throws(MP4BoxError) -> MP4AudioSampleEntry {
         let isEnhanced = realFormat == MP4Code.ec3
-        var specific: AC3SpecificBox?
-        if isEnhanced, let box = child(MP4Code.dec3) {
-            specific = try AC3SpecificBox(dec3: box.body)
-        } else if !isEnhanced, let box = child(MP4Code.dac3) {
-            specific = try AC3SpecificBox(dac3: box.body)
+        var specific: (sampleRate: UInt32, channelCount: UInt32, bitRateKbps: UInt32)?
+        do {
+            if isEnhanced, let box = child(MP4Code.dec3) {
+                let dec3 = try EC3SpecificBox.decode(box.body)
+                specific = (dec3.sampleRate, dec3.channelCount, dec3.dataRate)
+            } else if !isEnhanced, let box = child(MP4Code.dac3) {
+                let dac3 = try AC3SpecificBox.decode(box.body)
+                specific = (dac3.sampleRate, dac3.channelCount, dac3.bitRateKbps)
+            }
+        } catch {
+            throw MP4BoxError(error)
         }
         var rate = Double(specific?.sampleRate ?? 0)
         if specific == nil { rate = try sampleRate() }
@@ -295,4 +287,9 @@ struct EntryDecoder {
             sampleRate: rate, formatID: .linearPCM, formatFlags: v2.flags, bytesPerPacket: v2.bytesPerPacket,
             framesPerPacket: 1, bytesPerFrame: v2.bytesPerPacket, channelsPerFrame: channels, bitsPerChannel: bits)
     }
+}
+
+extension MP4BoxError {
+    /// A codec decoder's error (`Codecs/`) as this file's error type.
+    init(_ error: StructureError) { self.init(code: error.code, reason: error.reason) }
 }

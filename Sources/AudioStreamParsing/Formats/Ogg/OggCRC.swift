@@ -2,16 +2,15 @@
 /// 0x04C11DB7, MSB first (not reflected), initial value 0, no final XOR. It covers the whole page with
 /// the 4 checksum bytes (header offset 22) taken as zero.
 ///
-/// Sliced by 16 (`SlicedCRCTable`), its tables built once, lazily. `update` can be called on consecutive
-/// pieces of a page as they pass (the page may straddle the parser's carry-over buffer and the caller's
-/// chunk).
+/// Sliced by 16 (`SlicedCRCTable`, in `Bytes/`), its tables built once, lazily. `update` runs over a
+/// range of the input window, which may straddle the parser's carry-over buffer and the caller's chunk.
 struct OggCRC {
     /// The running value.
     private(set) var value: UInt32 = 0
 
-    /// Feeds `bytes`.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        value = OggCRC.table.update(value, bytes)
+    /// Feeds the `count` readable bytes at `offset` after the window's position.
+    mutating func update(_ window: InputWindow, at offset: Int, count: Int) {
+        value = window.crc(OggCRC.table, from: value, at: offset, count: count)
     }
 
     /// Feeds `count` zero bytes (the checksum field).

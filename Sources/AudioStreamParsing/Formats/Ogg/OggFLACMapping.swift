@@ -24,27 +24,28 @@ struct OggFLACMappingHeader: Equatable {
     var headerPacketCount: UInt16
     var streamInfo: FLACStreamInfo
 
-    static func decode(_ b: [UInt8]) -> Result<OggFLACMappingHeader, CodecHeaderError> {
-        guard b.count >= size, Array(b[0..<5]) == magic else {
-            return .failure(
-                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header shorter than 51 bytes"))
+    /// Where decoding errors point.
+    static let structure = Structure("flac", "ogg mapping")
+
+    /// Decodes the mapping header packet.
+    ///
+    /// - Throws: `invalidFile` when it is shorter than 51 bytes, lacks the magic, `fLaC` or the
+    ///   STREAMINFO block header, or the STREAMINFO is impossible (its own reason);
+    ///   `unsupportedDataFormat` for a mapping major version other than 1.
+    static func decode(_ packet: [UInt8]) throws(StructureError) -> OggFLACMappingHeader {
+        var reader = ByteReader(packet)
+        guard packet.count >= size, packet.starts(with: magic), reader.skip(magic.count),
+            let major = reader.readUInt8(), let minor = reader.readUInt8(),
+            let headerPackets = reader.readInteger(as: UInt16.self, endianness: .big),
+            let signature = reader.readFourCC(), let blockType = reader.readUInt8(), reader.skip(3)
+        else { throw structure.invalid("FLAC mapping header shorter than 51 bytes") }
+        guard major == 1 else { throw structure.unsupported("FLAC mapping major version is not 1") }
+        guard signature == FourCharCode.value("fLaC"), blockType & 0x7F == 0 else {
+            throw structure.invalid("FLAC mapping header lacks fLaC and STREAMINFO")
         }
-        guard b[5] == 1 else {
-            return .failure(
-                CodecHeaderError(.unsupportedDataFormat, "flac (ogg mapping): FLAC mapping major version is not 1"))
-        }
-        guard Array(b[9..<13]) == Array("fLaC".utf8), b[13] & 0x7F == 0 else {
-            return .failure(
-                CodecHeaderError(.invalidFile, "flac (ogg mapping): FLAC mapping header lacks fLaC and STREAMINFO"))
-        }
-        switch FLACStreamInfo.decode(b[17..<51]) {
-        case .failure(let e): return .failure(CodecHeaderError(.invalidFile, e.reason))
-        case .success(let info):
-            return .success(
-                OggFLACMappingHeader(
-                    majorVersion: b[5], minorVersion: b[6], headerPacketCount: UInt16(b[7]) << 8 | UInt16(b[8]),
-                    streamInfo: info))
-        }
+        let info = try FLACStreamInfo.decode(reader.readRemainingBytes())
+        return OggFLACMappingHeader(
+            majorVersion: major, minorVersion: minor, headerPacketCount: headerPackets, streamInfo: info)
     }
 }
 

@@ -11,7 +11,7 @@ enum OggCodec: Equatable, CustomStringConvertible {
     init(firstPacket b: [UInt8]) {
         if b.starts(with: OpusHead.magic) {
             self = .opus
-        } else if b.starts(with: [1] + Array("vorbis".utf8)) {
+        } else if VorbisIdentificationHeader.isHeader(b[...], type: 1) {
             self = .vorbis
         } else if b.starts(with: OggFLACMappingHeader.magic) {
             self = .flac
@@ -54,21 +54,19 @@ enum OggMapping {
     case flac(header: OggFLACMappingHeader, blocksRead: Int, metadata: AudioMetadata?)
 
     /// Starts a mapping from the identification packet.
-    static func start(_ codec: OggCodec, _ packet: [UInt8]) -> Result<OggMapping, CodecHeaderError> {
+    ///
+    /// - Throws: the codec header's error; `unsupportedDataFormat` for a stream that is not audio.
+    static func start(_ codec: OggCodec, _ packet: [UInt8]) throws(StructureError) -> OggMapping {
         switch codec {
         case .opus:
-            return OpusHead.decode(packet).map { .opus(head: $0, tagsRead: false, metadata: nil) }
+            return .opus(head: try OpusHead.decode(packet), tagsRead: false, metadata: nil)
         case .vorbis:
-            do {
-                let id = try VorbisIdentificationHeader.decode(packet[...])
-                return .success(.vorbis(VorbisStreamHeaders(identification: id, packets: [packet])))
-            } catch {
-                return .failure(error)
-            }
+            let id = try VorbisIdentificationHeader.decode(packet[...])
+            return .vorbis(VorbisStreamHeaders(identification: id, packets: [packet]))
         case .flac:
-            return OggFLACMappingHeader.decode(packet).map { .flac(header: $0, blocksRead: 0, metadata: nil) }
+            return .flac(header: try OggFLACMappingHeader.decode(packet), blocksRead: 0, metadata: nil)
         case .other:
-            return .failure(CodecHeaderError(.unsupportedDataFormat, "ogg: not an audio mapping"))
+            throw OggParser.ogg.unsupported("not an audio mapping")
         }
     }
 
@@ -89,51 +87,49 @@ enum OggMapping {
         return headersComplete
     }
 
+    /// A diagnostic found in a header packet (a malformed comment block), placed at the packet.
+    typealias Note = (kind: ParserDiagnostic.Kind, message: String)
+
     /// Takes one header packet after the identification packet. Oddities that do not stop the stream
-    /// (a malformed comment block) are appended to `diagnostics`.
-    mutating func readHeader(
-        _ packet: [UInt8], limits: ParserLimits, diagnostics: inout [String]
-    ) -> Result<Void, CodecHeaderError> {
+    /// (a malformed comment block) are appended to `notes`.
+    ///
+    /// - Throws: when the packet is not the header the mapping expects next, or the Vorbis setup
+    ///   header does not decode.
+    mutating func readHeader(_ packet: [UInt8], limits: ParserLimits, notes: inout [Note]) throws(StructureError) {
         switch self {
         case .opus(let head, _, _):
-            guard packet.starts(with: Array("OpusTags".utf8)) else {
-                return .failure(CodecHeaderError(.invalidFile, "opus (OpusTags): second packet is not OpusTags"))
+            guard packet.starts(with: VorbisComment.Framing.opusTags.magic) else {
+                throw VorbisComment.Framing.opusTags.structure.invalid("second packet is not OpusTags")
             }
-            let metadata = Self.comments(packet[...], .opusTags, limits, &diagnostics)
+            let metadata = Self.comments(packet[...], .opusTags, limits, &notes)
             self = .opus(head: head, tagsRead: true, metadata: metadata)
         case .vorbis(var v):
             if v.packets.count == 1 {
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 3) else {
-                    return .failure(
-                        CodecHeaderError(.invalidFile, "vorbis (comment): second packet is not the comment header"))
+                    let comment = VorbisComment.Framing.vorbisHeader.structure
+                    throw comment.invalid("second packet is not the comment header")
                 }
-                v.metadata = Self.comments(packet[...], .vorbisHeader, limits, &diagnostics)
-                v.packets.append(packet)
+                v.metadata = Self.comments(packet[...], .vorbisHeader, limits, &notes)
             } else {
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 5) else {
-                    return .failure(
-                        CodecHeaderError(.invalidFile, "vorbis (setup): third packet is not the setup header"))
+                    throw VorbisSetupHeader.structure.invalid("third packet is not the setup header")
                 }
-                do {
-                    let setup = try VorbisSetupHeader.decode(packet[...], channels: v.identification.channels)
-                    v.durations = VorbisPacketDuration(identification: v.identification, setup: setup)
-                } catch {
-                    return .failure(error)
-                }
-                v.packets.append(packet)
+                let setup = try VorbisSetupHeader.decode(packet[...], channels: v.identification.channels)
+                v.durations = VorbisPacketDuration(identification: v.identification, setup: setup)
             }
+            v.packets.append(packet)
             self = .vorbis(v)
         case .flac(let header, let blocksRead, var metadata):
             guard let first = packet.first, first & 0x7F != 0x7F, packet.count >= 4 else {
-                return .failure(CodecHeaderError(.invalidFile, "flac (ogg): header packet is not a metadata block"))
+                throw Structure("flac", "ogg").invalid("header packet is not a metadata block")
             }
             let body = packet[4...]
-            switch first & 0x7F {
-            case 4:
+            switch FLACMetadataBlockHeader.BlockType(rawValue: first & 0x7F) {
+            case .vorbisComment:
                 // VORBIS_COMMENT (RFC 9639 §8.6).
-                let comments = Self.comments(body, .flacBlock, limits, &diagnostics)
+                let comments = Self.comments(body, .flacBlock, limits, &notes)
                 metadata = (metadata ?? AudioMetadata()).merging(comments ?? AudioMetadata())
-            case 6:
+            case .picture:
                 // PICTURE (RFC 9639 §8.8).
                 switch FLACPicture.artwork(fromBlock: body, limits: limits) {
                 case .success(let art):
@@ -141,27 +137,27 @@ enum OggMapping {
                     m.artwork.append(art)
                     metadata = m
                 case .failure(let e):
-                    diagnostics.append(e.reason)
+                    notes.append((OggParser.diagnosticKind(of: e, whenInvalid: .damagedMetadata), e.reason))
                 }
             default:
                 break
             }
             self = .flac(header: header, blocksRead: blocksRead + 1, metadata: metadata)
         }
-        return .success(())
     }
 
     /// A comment block's metadata; a block that cannot be read is a diagnostic, not an error.
+    ///
+    /// The comment reader's diagnostics are classified as damaged metadata (it reports text only).
     static func comments(
-        _ bytes: ArraySlice<UInt8>, _ framing: VorbisComment.Framing, _ limits: ParserLimits,
-        _ diagnostics: inout [String]
+        _ bytes: ArraySlice<UInt8>, _ framing: VorbisComment.Framing, _ limits: ParserLimits, _ notes: inout [Note]
     ) -> AudioMetadata? {
         do {
             let c = try VorbisComment.decode(bytes, framing: framing, limits: limits)
-            diagnostics += c.diagnostics
+            notes += c.diagnostics.map { (.damagedMetadata, $0) }
             return c.metadata
         } catch {
-            diagnostics.append(error.reason)
+            notes.append((.damagedMetadata, error.reason))
             return nil
         }
     }
@@ -242,7 +238,7 @@ struct OggPacketClock {
 
     /// The frames an audio packet decodes to, from its first two bytes (`head`: its first 16 bytes, for
     /// FLAC); 0 when unknown.
-    mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(CodecHeaderError) -> Int64 {
+    mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(StructureError) -> Int64 {
         switch kind {
         case .opus:
             return OpusPacket.frames(toc: first, second: second)

@@ -80,7 +80,7 @@ struct OggPageHeader: Equatable {
         header.sequenceNumber = UInt32(truncatingIfNeeded: sequence)
         header.checksum = UInt32(truncatingIfNeeded: crc)
         header.lacing.removeAll()
-        window.withContiguousSegments(at: offset + fixedSize, count: Int(segments)) { header.lacing.append($0) }
+        header.lacing.append(window, at: offset + fixedSize, count: Int(segments))
         return true
     }
 
@@ -88,59 +88,48 @@ struct OggPageHeader: Equatable {
     /// all `headerSize + bodySize` bytes must be readable.
     static func computeChecksum(_ window: InputWindow, at offset: Int = 0, pageSize: Int) -> UInt32 {
         var crc = OggCRC()
-        window.withContiguousSegments(at: offset, count: 22) { crc.update($0) }
+        crc.update(window, at: offset, count: 22)
         crc.updateZeros(4)
-        window.withContiguousSegments(at: offset + 26, count: pageSize - 26) { crc.update($0) }
+        crc.update(window, at: offset + 26, count: pageSize - 26)
         return crc.value
     }
 }
 
-/// A page's segment table: up to 255 lacing values, stored inline (no heap allocation per page).
+/// A page's segment table: up to 255 lacing values, stored inline (no heap allocation per page), and
+/// their sum, the page's body size.
 struct OggLacing: RandomAccessCollection, Equatable {
-    /// 256 bytes of inline storage. Four `SIMD64<UInt8>` rather than `InlineArray<255, UInt8>`, which
-    /// Apple platforms only have from their 2025 releases (macOS 26, iOS 26).
-    private var values: (SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>) = (.zero, .zero, .zero, .zero)
-    private(set) var count = 0
+    private var values = InlineByteArray()
     /// The sum of the values (the body size of the page).
     private(set) var sum = 0
 
     var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    var endIndex: Int { values.count }
 
-    subscript(position: Int) -> UInt8 {
-        assert(position >= 0 && position < count, "OggLacing: index out of range")
-        return withUnsafeBytes(of: values) { $0[position] }
-    }
+    subscript(position: Int) -> UInt8 { values[position] }
 
     /// Removes every value (the storage is kept).
     mutating func removeAll() {
-        count = 0
+        values.removeAll()
         sum = 0
     }
 
-    /// Appends lacing values (at most 255 in all: a page's segment count is one byte).
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        let n = Swift.min(bytes.count, 255 - count)
-        guard n > 0, let source = bytes.baseAddress else { return }
-        let start = count
-        // One copy into the inline storage (element-wise stores would copy the whole array per store).
-        withUnsafeMutableBytes(of: &values) { storage in
-            storage.baseAddress?.advanced(by: start).copyMemory(from: source, byteCount: n)
-        }
-        count += n
-        for b in bytes.prefix(n) { sum += Int(b) }
-    }
-
-    /// Calls `body` with the lacing values in place (indexing the collection copies the inline storage).
-    func withValues<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        var copy = values
-        let n = count
-        return try withUnsafeBytes(of: &copy) { (raw) throws(E) -> R in
-            try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n]))
+    /// Appends the `count` lacing values at `offset` after the window's position (at most 255 in all: a
+    /// page's segment count is one byte).
+    mutating func append(_ window: InputWindow, at offset: Int, count: Int) {
+        let start = values.count
+        values.append(window, at: offset, count: count)
+        sum = values.withSpan { span in
+            var total = sum
+            for i in start..<span.count { total += Int(span[i]) }
+            return total
         }
     }
 
-    static func == (a: OggLacing, b: OggLacing) -> Bool { a.elementsEqual(b) }
+    /// Calls `body` with the lacing values in place (indexing the collection reads the inline storage
+    /// vector by vector).
+    func withValues<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
+        try values.withSpan(body)
+    }
 }
 
 /// What the bytes at the window's position are, page-wise: the first step of reading a page, shared by

@@ -11,14 +11,15 @@ extension OggParser {
             return .continue
         case .incomplete(let needed):
             if needed > limits.maxBufferedBytes {
-                throw context.error(.limitExceeded, "ogg: page larger than maxBufferedBytes")
+                throw context.error(.limitExceeded, Self.ogg, "page larger than maxBufferedBytes")
             }
             return incomplete(needed, &context)
         case .checksumMismatch(let stored, let computed):
             reportJunk(&context)
             context.diagnose(
-                "ogg: page CRC mismatch (stored 0x\(hex(stored)), computed 0x\(hex(computed))): page dropped,"
-                    + " resynchronising")
+                .checksumMismatch, Self.ogg,
+                "page CRC mismatch (stored 0x\(FourCharCode.hex(stored, digits: 8)), computed "
+                    + "0x\(FourCharCode.hex(computed, digits: 8))): page dropped, resynchronising")
             skipJunk(1, &context)
             state = .resync
             return .continue
@@ -28,7 +29,8 @@ extension OggParser {
         reportJunk(&context)
         let pageStart = context.window.position
         guard header.version == 0 else {
-            context.diagnose("ogg: page with stream_structure_version \(header.version) skipped")
+            context.diagnose(
+                .unknownStructure, Self.ogg, "page with stream_structure_version \(header.version) skipped")
             context.window.consume(pageSize)
             return .continue
         }
@@ -48,7 +50,8 @@ extension OggParser {
         guard context.window.isFinal, context.window.readable > 0 else { return .needMoreData(atLeast: needed) }
         reportJunk(&context)
         context.diagnose(
-            "ogg: the stream ends inside the page here (\(context.window.readable) of \(needed) bytes): page dropped")
+            .truncated, Self.ogg,
+            "the stream ends inside the page here (\(context.window.readable) of \(needed) bytes): page dropped")
         skipJunk(1, &context)
         state = .resync
         return .continue
@@ -65,7 +68,8 @@ extension OggParser {
             // a new group: a chained stream.
             if groupHasOtherPages {
                 if let s = stream, !s.ended {
-                    context.diagnose("ogg: new beginning-of-stream page before the end of stream \(s.serialNumber)")
+                    context.diagnose(
+                        .truncated, Self.ogg, "new beginning-of-stream page before the end of stream \(s.serialNumber)")
                 }
                 startGroup(&context)
             }
@@ -88,10 +92,12 @@ extension OggParser {
                 reportedSerials.insert(serial)
                 if let known = group.first(where: { $0.serial == serial }) {
                     context.diagnose(
-                        "ogg: logical stream \(serial) (\(known.codec)) not selected: its pages are skipped")
+                        .structureSkipped, Self.ogg,
+                        "logical stream \(serial) (\(known.codec)) not selected: its pages are skipped")
                 } else {
                     context.diagnose(
-                        "ogg: page of logical stream \(serial) without a beginning-of-stream page: skipped")
+                        .structureSkipped, Self.ogg,
+                        "page of logical stream \(serial) without a beginning-of-stream page: skipped")
                 }
             }
             return
@@ -142,15 +148,16 @@ extension OggParser {
         if let expected = s.nextSequence, expected != header.sequenceNumber {
             s.lostPages = true
             context.diagnose(
-                "ogg: page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was"
+                .discontinuity, Self.ogg,
+                "page sequence \(header.sequenceNumber) of stream \(s.serialNumber) where \(expected) was"
                     + " expected: pages lost, partial packet dropped")
             s.partial = nil
         }
         s.nextSequence = header.sequenceNumber &+ 1
         if !header.isContinued, let partial = s.partial {
             context.diagnose(
-                at: partial.fileOffset,
-                "ogg: packet not continued on the next page: \(partial.bytes.count) bytes dropped")
+                .discontinuity, at: partial.fileOffset, Self.ogg,
+                "packet not continued on the next page: \(partial.bytes.count) bytes dropped")
             s.partial = nil
         }
         context.window.consume(header.headerSize)
@@ -179,8 +186,8 @@ extension OggParser {
             s.ended = true
             if let partial = s.partial {
                 context.diagnose(
-                    at: partial.fileOffset,
-                    "ogg: end-of-stream page ends inside a packet (\(partial.bytes.count) bytes dropped)")
+                    .truncated, at: partial.fileOffset, Self.ogg,
+                    "end-of-stream page ends inside a packet (\(partial.bytes.count) bytes dropped)")
                 s.partial = nil
             }
         }
@@ -190,7 +197,7 @@ extension OggParser {
     /// piece up to a lacing value below 255 completes a packet (RFC 3533 §5); a piece at the start of a
     /// continued page completes the stream's partial packet; a piece at the end starts one.
     private mutating func pagePackets(
-        _ lacing: UnsafeBufferPointer<UInt8>, isContinued: Bool, pageStart: Int64, bodyStart: Int64,
+        _ lacing: Span<UInt8>, isContinued: Bool, pageStart: Int64, bodyStart: Int64,
         _ s: inout OggLogicalStream, _ context: inout ParseContext
     ) throws(AudioStreamError) {
         var consumed = 0  // body bytes consumed so far
@@ -216,11 +223,9 @@ extension OggParser {
                 guard var partial = s.partial else { continue }  // Its start was lost: dropped.
                 if partial.bytes.count + length > limits.maxPacketBytes {
                     throw context.error(
-                        .limitExceeded, at: partial.fileOffset, "ogg: packet larger than maxPacketBytes")
+                        .limitExceeded, at: partial.fileOffset, Self.ogg, "packet larger than maxPacketBytes")
                 }
-                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
-                    partial.bytes.append(contentsOf: $0)
-                }
+                context.window.appendBytes(at: pieceStart - consumed, count: length, to: &partial.bytes)
                 if completes {
                     s.partial = nil
                     try packet(.assembled(partial), &s, &context)
@@ -239,13 +244,11 @@ extension OggParser {
                 if eaten { consumed += length }
             } else {
                 if length > limits.maxPacketBytes {
-                    throw context.error(.limitExceeded, "ogg: packet larger than maxPacketBytes")
+                    throw context.error(.limitExceeded, Self.ogg, "packet larger than maxPacketBytes")
                 }
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(length)
-                context.window.withContiguousSegments(at: pieceStart - consumed, count: length) {
-                    bytes.append(contentsOf: $0)
-                }
+                context.window.appendBytes(at: pieceStart - consumed, count: length, to: &bytes)
                 s.partial = OggPartialPacket(
                     bytes: bytes, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart)
             }
@@ -270,14 +273,16 @@ extension OggParser {
         let (pageEnd, o3) = inLink.addingReportingOverflow(linkStart)
         guard !o1, !o2, !o3, pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
         else {
-            context.diagnose(at: pageStart, "ogg: granule position \(granule) does not place the packets after the seek")
+            context.diagnose(
+                .inconsistentValues, at: pageStart, Self.ogg,
+                "granule position \(granule) does not place the packets after the seek")
             landing?.isFull = true
             return
         }
         landing = l
         context.diagnose(
-            at: pageStart,
-            "ogg: estimated seek placed by granule position \(granule): packet \(l.firstIndex), the first delivered"
+            .positionCorrected, at: pageStart, Self.ogg,
+            "estimated seek placed by granule position \(granule): packet \(l.firstIndex), the first delivered"
                 + " after the landing, starts at frame \(start)")
     }
 
@@ -330,12 +335,14 @@ extension OggParser {
             isAudio = mapping.isAudioPacket(first: first)
         } else {
             // The identification packet.
-            switch OggMapping.start(s.codec, bytes(p.size)) {
-            case .success(let m): s.mapping = m
-            case .failure(let e):
-                guard dataOffset != nil else { throw context.error(e.code, e.reason) }
+            do {
+                s.mapping = try OggMapping.start(s.codec, bytes(p.size))
+            } catch {
+                guard dataOffset != nil else { throw context.error(error) }
                 // A later link of a chain (a radio stream at a track change): skip it, keep the stream.
-                context.diagnose("\(e.reason): stream \(s.serialNumber) skipped")
+                context.diagnose(
+                    Self.diagnosticKind(of: error, whenInvalid: .structureSkipped),
+                    "\(error.reason): stream \(s.serialNumber) skipped")
                 s.unusable = true
             }
             return false
@@ -343,21 +350,25 @@ extension OggParser {
         if !isAudio {
             guard var mapping = s.mapping else { return false }
             if s.deliveredAudio {
-                context.diagnose("ogg (\(s.codec)): header packet after audio packets ignored")
+                context.diagnose(.structureSkipped, Self.ogg("\(s.codec)"), "header packet after audio packets ignored")
                 return false
             }
             if p.size > limits.maxHeaderChunkBytes && p.size > limits.maxTagBytes {
-                throw context.error(.limitExceeded, "ogg (\(s.codec)): header packet larger than maxHeaderChunkBytes")
+                throw context.error(
+                    .limitExceeded, Self.ogg("\(s.codec)"), "header packet larger than maxHeaderChunkBytes")
             }
-            var diagnostics: [String] = []
-            let result = mapping.readHeader(bytes(p.size), limits: limits, diagnostics: &diagnostics)
-            for d in diagnostics { context.diagnose(d) }
-            if case .failure(let e) = result {
-                guard s.lostPages || dataOffset != nil else { throw context.error(e.code, e.reason) }
+            var notes: [OggMapping.Note] = []
+            var failure: StructureError?
+            do { try mapping.readHeader(bytes(p.size), limits: limits, notes: &notes) } catch { failure = error }
+            for note in notes { context.diagnose(note.kind, note.message) }
+            if let e = failure {
+                guard s.lostPages || dataOffset != nil else { throw context.error(e) }
                 // Its header packets went with lost pages, or a later link of a chain is damaged: nothing of
                 // this stream can be decoded, but the links after it can.
                 let why = s.lostPages ? " (header pages lost)" : ""
-                context.diagnose("\(e.reason)\(why): stream \(s.serialNumber) skipped")
+                context.diagnose(
+                    Self.diagnosticKind(of: e, whenInvalid: .structureSkipped),
+                    "\(e.reason)\(why): stream \(s.serialNumber) skipped")
                 s.unusable = true
                 return false
             }
@@ -370,7 +381,7 @@ extension OggParser {
             let head = s.clock?.needsHead == true ? bytes(16) : []
             frames = try s.clock?.frames(first: first, second: second, head: head) ?? 0
         } catch {
-            throw context.error(error.code, error.reason)
+            throw context.error(error)
         }
         let index = context.nextPacketIndex + Int64(packetsToDrop)
         if !indicesApproximate, index >= 0, index + 1 < Int64(packetFrames.count) {
@@ -485,16 +496,13 @@ extension OggParser {
         let priming = format.primingFrames
         let remainder = s.frames - covered
         guard covered >= priming, remainder >= 0 else {
-            context.diagnose("ogg: last granule position \(s.lastGranule) does not fit the packets' durations")
+            context.diagnose(
+                .inconsistentValues, Self.ogg,
+                "last granule position \(s.lastGranule) does not fit the packets' durations")
             return nil
         }
         return PacketTableInfo(
             numberValidFrames: covered - priming, primingFrames: Int32(clamping: priming),
             remainderFrames: Int32(clamping: remainder))
     }
-}
-
-func hex(_ v: UInt32) -> String {
-    let s = String(v, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 8 - s.count)) + s
 }

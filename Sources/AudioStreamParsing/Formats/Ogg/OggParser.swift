@@ -98,7 +98,8 @@ struct OggParser: FormatParser {
         case .resync:
             let step = searchCapturePattern(&context)
             if let j = junk, j.count > Int64(limits.maxSyncScanBytes) {
-                throw context.error(.limitExceeded, "ogg: no page within maxSyncScanBytes (\(j.count) bytes skipped)")
+                throw context.error(
+                    .limitExceeded, Self.ogg, "no page within maxSyncScanBytes (\(j.count) bytes skipped)")
             }
             return step
         case .atPage:
@@ -109,21 +110,23 @@ struct OggParser: FormatParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         reportJunk(&context)
         if context.window.readable > 0 {
-            context.diagnose("ogg: the stream ends inside a page (\(context.window.readable) bytes dropped)")
+            context.diagnose(
+                .truncated, Self.ogg, "the stream ends inside a page (\(context.window.readable) bytes dropped)")
             context.window.consume(context.window.readable)
         }
         guard var s = stream else {
             if group.isEmpty {
-                throw context.error(.invalidFile, "ogg: no beginning-of-stream page of an audio stream")
+                throw context.error(.invalidFile, Self.ogg, "no beginning-of-stream page of an audio stream")
             }
-            throw context.error(.unsupportedDataFormat, "ogg: no Vorbis, Opus or FLAC logical stream")
+            throw context.error(.unsupportedDataFormat, Self.ogg, "no Vorbis, Opus or FLAC logical stream")
         }
         guard let mapping = s.mapping, mapping.headersComplete || s.deliveredAudio || s.unusable else {
-            throw context.error(.invalidFile, "ogg (\(s.codec)): the stream ends inside the header packets")
+            throw context.error(.invalidFile, Self.ogg("\(s.codec)"), "the stream ends inside the header packets")
         }
         if let partial = s.partial {
             context.diagnose(
-                at: partial.fileOffset, "ogg: the stream ends inside a packet (\(partial.bytes.count) bytes dropped)")
+                .truncated, at: partial.fileOffset, Self.ogg,
+                "the stream ends inside a packet (\(partial.bytes.count) bytes dropped)")
             s.partial = nil
         }
         if dataOffset == nil {
@@ -249,6 +252,23 @@ struct OggParser: FormatParser {
 
     static let capturePattern: [UInt8] = Array("OggS".utf8)
 
+    /// `ogg`: the prefix of the container's errors and diagnostics (`ogg("vorbis")` for a logical
+    /// stream's mapping).
+    static let ogg = Structure("ogg")
+
+    /// The kind of a diagnostic that reports `error` instead of throwing it: a `ParserLimits` cap is
+    /// `.limitExceeded`, a valid but unsupported feature `.unsupportedFeature`, malformed bytes
+    /// `whenInvalid`.
+    static func diagnosticKind(
+        of error: StructureError, whenInvalid kind: ParserDiagnostic.Kind
+    ) -> ParserDiagnostic.Kind {
+        switch error.code {
+        case .limitExceeded: .limitExceeded
+        case .unsupportedDataFormat: .unsupportedFeature
+        default: kind
+        }
+    }
+
     mutating func skipJunk(_ count: Int, _ context: inout ParseContext) {
         if junk == nil { junk = (context.window.position, 0) }
         junk?.count += Int64(count)
@@ -257,7 +277,8 @@ struct OggParser: FormatParser {
 
     mutating func reportJunk(_ context: inout ParseContext) {
         guard let j = junk else { return }
-        context.diagnose(at: j.start, "ogg: skipped \(j.count) bytes that are not a valid page (lost sync)")
+        context.diagnose(
+            .junkSkipped, at: j.start, Self.ogg, "skipped \(j.count) bytes that are not a valid page (lost sync)")
         junk = nil
     }
 }

@@ -38,12 +38,12 @@ struct VorbisComment: Hashable, Sendable {
         /// after its 4-byte block header).
         case flacBlock
 
-        /// The prefix of every reason and diagnostic.
-        var label: String {
+        /// What every reason and diagnostic is about.
+        var structure: Structure {
             switch self {
-            case .vorbisHeader: "vorbis (comment)"
-            case .opusTags: "opus (OpusTags)"
-            case .flacBlock: "flac (VORBIS_COMMENT)"
+            case .vorbisHeader: Structure("vorbis", "comment")
+            case .opusTags: Structure("opus", "OpusTags")
+            case .flacBlock: Structure("flac", "VORBIS_COMMENT")
             }
         }
 
@@ -66,7 +66,7 @@ struct VorbisComment: Hashable, Sendable {
     var declaredCount: UInt32
     /// The fields, decoded, as raw tags, info keys, artwork and chapters.
     var metadata: AudioMetadata
-    /// Oddities worked around, each prefixed with the framing's label.
+    /// Oddities worked around, each prefixed with the framing's structure.
     var diagnostics: [String]
 
     /// Decodes a comment block.
@@ -79,10 +79,10 @@ struct VorbisComment: Hashable, Sendable {
     ///   overrun the bytes.
     static func decode(
         _ bytes: ArraySlice<UInt8>, framing: Framing, limits: ParserLimits = ParserLimits()
-    ) throws(CodecHeaderError) -> VorbisComment {
-        let label = framing.label
+    ) throws(StructureError) -> VorbisComment {
+        let structure = framing.structure
         guard bytes.starts(with: framing.magic) else {
-            throw CodecHeaderError(.invalidFile, "\(label): block does not start with its magic")
+            throw structure.invalid("block does not start with its magic")
         }
         var index = bytes.startIndex + framing.magic.count
         func le32() -> UInt32? {
@@ -92,34 +92,35 @@ struct VorbisComment: Hashable, Sendable {
                 | UInt32(bytes[index + 3]) << 24
         }
         guard let vendorLength = le32() else {
-            throw CodecHeaderError(.invalidFile, "\(label): block ends before the vendor length")
+            throw structure.invalid("block ends before the vendor length")
         }
         guard UInt64(vendorLength) <= UInt64(bytes.endIndex - index) else {
-            throw CodecHeaderError(
-                .invalidFile, "\(label): vendor string of \(vendorLength) bytes overruns the \(bytes.count)-byte block")
+            throw structure.invalid(
+                "vendor string of \(vendorLength) bytes overruns the \(bytes.count)-byte block")
         }
         let vendorBytes = bytes[index..<(index + Int(vendorLength))]
         index += Int(vendorLength)
         guard let count = le32() else {
-            throw CodecHeaderError(.invalidFile, "\(label): block ends before the comment count")
+            throw structure.invalid("block ends before the comment count")
         }
         var comment = VorbisComment(
             vendor: String(decoding: vendorBytes, as: UTF8.self), declaredCount: count, metadata: AudioMetadata(),
             diagnostics: [])
         if UInt64(count) > UInt64((bytes.endIndex - index) / 4) {
             comment.diagnostics.append(
-                "\(label): \(count) comments cannot fit in the \(bytes.endIndex - index) bytes left; reading what fits")
+                structure.message(
+                    "\(count) comments cannot fit in the \(bytes.endIndex - index) bytes left; reading what fits"))
         }
-        var builder = VorbisCommentMetadataBuilder(label: label, limits: limits)
+        var builder = VorbisCommentMetadataBuilder(structure: structure, limits: limits)
         var read: UInt32 = 0
         while read < count {
             guard let length = le32() else {
-                comment.diagnostics.append("\(label): block ends after \(read) of \(count) comments")
+                comment.diagnostics.append(structure.message("block ends after \(read) of \(count) comments"))
                 break
             }
             guard UInt64(length) <= UInt64(bytes.endIndex - index) else {
                 comment.diagnostics.append(
-                    "\(label): comment \(read + 1) of \(length) bytes overruns the block; the rest is ignored")
+                    structure.message("comment \(read + 1) of \(length) bytes overruns the block; the rest is ignored"))
                 index = bytes.endIndex
                 break
             }
@@ -129,9 +130,9 @@ struct VorbisComment: Hashable, Sendable {
         }
         if framing == .vorbisHeader && read == count {
             if index == bytes.endIndex {
-                comment.diagnostics.append("\(label): framing bit is missing")
+                comment.diagnostics.append(structure.message("framing bit is missing"))
             } else if bytes[index] & 1 == 0 {
-                comment.diagnostics.append("\(label): framing bit is not set")
+                comment.diagnostics.append(structure.message("framing bit is not set"))
             }
         }
         builder.finish(vendor: comment.vendor)

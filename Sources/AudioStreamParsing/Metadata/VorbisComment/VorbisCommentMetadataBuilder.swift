@@ -25,8 +25,8 @@
 /// Every text field is also a raw tag (source `"vorbis"`, the key as written, the value); the
 /// first value of a key fills the info key, repeated keys stay raw tags.
 struct VorbisCommentMetadataBuilder {
-    /// The prefix of diagnostics.
-    let label: String
+    /// What the diagnostics are about.
+    let structure: Structure
     let limits: ParserLimits
     private(set) var metadata = AudioMetadata()
     private(set) var diagnostics: [String] = []
@@ -39,8 +39,8 @@ struct VorbisCommentMetadataBuilder {
     private var chapterStarts: [Int: Double] = [:]
     private var chapterNames: [Int: String] = [:]
 
-    init(label: String, limits: ParserLimits) {
-        self.label = label
+    init(structure: Structure, limits: ParserLimits) {
+        self.structure = structure
         self.limits = limits
     }
 
@@ -58,7 +58,7 @@ struct VorbisCommentMetadataBuilder {
     /// Adds one `KEY=value` field (the bytes of one comment); `number` counts from 1.
     mutating func add(_ field: ArraySlice<UInt8>, number: Int) {
         guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else {
-            diagnostics.append("\(label): comment \(number) has no '='; skipped")
+            diagnostics.append(structure.message("comment \(number) has no '='; skipped"))
             return
         }
         let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self)
@@ -76,8 +76,9 @@ struct VorbisCommentMetadataBuilder {
         }
         guard valueBytes.count <= limits.maxTagBytes, textBytes <= limits.maxTagBytes - valueBytes.count else {
             diagnostics.append(
-                "\(label): comment \(number) (\(key)) of \(valueBytes.count) bytes is past maxTagBytes "
-                    + "(\(limits.maxTagBytes)); skipped")
+                structure.message(
+                    "comment \(number) (\(key)) of \(valueBytes.count) bytes is past maxTagBytes "
+                        + "(\(limits.maxTagBytes)); skipped"))
             return
         }
         textBytes += valueBytes.count
@@ -138,12 +139,13 @@ struct VorbisCommentMetadataBuilder {
     private mutating func decodeBase64(_ text: ArraySlice<UInt8>, what: String) -> [UInt8]? {
         guard text.count / 4 * 3 <= maxPictureFieldBytes else {
             diagnostics.append(
-                "\(label): \(what) of \(text.count) base64 characters exceeds maxArtworkBytes "
-                    + "(\(limits.maxArtworkBytes)); skipped")
+                structure.message(
+                    "\(what) of \(text.count) base64 characters exceeds maxArtworkBytes "
+                        + "(\(limits.maxArtworkBytes)); skipped"))
             return nil
         }
         guard let bytes = Base64.decode(text, maxDecodedBytes: maxPictureFieldBytes) else {
-            diagnostics.append("\(label): \(what) is not valid base64; skipped")
+            diagnostics.append(structure.message("\(what) is not valid base64; skipped"))
             return nil
         }
         return bytes
@@ -154,7 +156,7 @@ struct VorbisCommentMetadataBuilder {
         switch FLACPicture.artwork(fromBlock: block[...], limits: limits) {
         case .success(let artwork): metadata.artwork.append(artwork)
         case .failure(let error):
-            diagnostics.append("\(label): METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)")
+            diagnostics.append(structure.message("METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)"))
         }
     }
 
@@ -170,7 +172,8 @@ struct VorbisCommentMetadataBuilder {
         let suffix = rest.dropFirst(digits.count)
         if suffix.isEmpty {
             guard let seconds = Self.chapterTime(value) else {
-                diagnostics.append("\(label): CHAPTER\(digits) time '\(value.prefix(40))' is not HH:MM:SS.fff; skipped")
+                diagnostics.append(
+                    structure.message("CHAPTER\(digits) time '\(value.prefix(40))' is not HH:MM:SS.fff; skipped"))
                 return
             }
             if chapterStarts[number] == nil { chapterStarts[number] = seconds }

@@ -13,7 +13,8 @@
 ///  128  MD5 of the unencoded audio (all zero = unknown)
 /// ```
 ///
-/// Reused by native FLAC, FLAC-in-Ogg (the mapping header carries the same block) and MP4 `dfLa`.
+/// Read by native FLAC, FLAC-in-Ogg (the mapping header carries the same block) and MP4 `dfLa`
+/// (``FLACSpecificBox``); Matroska's `A_FLAC` CodecPrivate holds it too.
 struct FLACStreamInfo: Hashable, Sendable {
     /// The byte size of the block body.
     static let size = 34
@@ -37,52 +38,37 @@ struct FLACStreamInfo: Hashable, Sendable {
     /// The 34 bytes as they were read (for the magic cookie, byte for byte).
     var rawBytes: [UInt8]
 
-    /// Why a STREAMINFO body is rejected.
-    enum DecodingError: Error, Equatable {
-        /// Fewer than 34 bytes.
-        case tooShort(Int)
-        /// A minimum or maximum block size below 16 (RFC 9639 §8.2: both must be at least 16).
-        case blockSizeTooSmall
-        /// Minimum block size larger than the maximum.
-        case blockSizesInverted
-        /// Sample rate 0: RFC 9639 allows it only for streams without audio, which cannot be played.
-        case sampleRateZero
-        /// Bits per sample below 4 (RFC 9639 §8.2: 4..32).
-        case bitsPerSampleTooSmall(UInt32)
-
-        /// A fixed reason string for `AudioStreamError`.
-        var reason: String {
-            switch self {
-            case .tooShort: "flac (STREAMINFO): block shorter than 34 bytes"
-            case .blockSizeTooSmall: "flac (STREAMINFO): block size below 16 samples"
-            case .blockSizesInverted: "flac (STREAMINFO): minimum block size exceeds maximum"
-            case .sampleRateZero: "flac (STREAMINFO): sample rate is zero"
-            case .bitsPerSampleTooSmall: "flac (STREAMINFO): fewer than 4 bits per sample"
-            }
-        }
-    }
+    /// Where decoding errors point.
+    static let structure = Structure("flac", "STREAMINFO")
 
     /// Decodes the first 34 bytes of `body` (extra bytes are ignored, as RFC 9639 allows the block to be
     /// followed by fields of a later version).
-    static func decode<C: Collection>(_ body: C) -> Result<FLACStreamInfo, DecodingError>
-    where C.Element == UInt8 {
+    ///
+    /// - Throws: `invalidFile` when fewer than 34 bytes are given, a block size is below 16 (RFC 9639
+    ///   §8.2: both must be at least 16), the minimum block size exceeds the maximum, the sample rate
+    ///   is 0 (allowed only for streams without audio, which cannot be played) or there are fewer
+    ///   than 4 bits per sample.
+    static func decode(_ body: some Collection<UInt8>) throws(StructureError) -> FLACStreamInfo {
         let b = Array(body.prefix(size))
-        guard b.count == size else { return .failure(.tooShort(body.count)) }
-        func u(_ range: Range<Int>) -> UInt64 { range.reduce(0) { $0 << 8 | UInt64(b[$1]) } }
-        let minBlock = UInt16(u(0..<2))
-        let maxBlock = UInt16(u(2..<4))
-        let packed = u(10..<18)  // 20 rate, 3 channels, 5 bits, 36 total
+        var reader = ByteReader(b)
+        guard let minBlock = reader.readInteger(as: UInt16.self, endianness: .big),
+            let maxBlock = reader.readInteger(as: UInt16.self, endianness: .big),
+            let minFrame = reader.readInteger(byteCount: 3, as: UInt32.self, endianness: .big),
+            let maxFrame = reader.readInteger(byteCount: 3, as: UInt32.self, endianness: .big),
+            // 20 bits rate, 3 channels − 1, 5 bits per sample − 1, 36 total samples.
+            let packed = reader.readInteger(as: UInt64.self, endianness: .big),
+            let md5 = reader.readBytes(16)
+        else { throw structure.invalid("block shorter than 34 bytes") }
         let info = FLACStreamInfo(
-            minimumBlockSize: minBlock, maximumBlockSize: maxBlock,
-            minimumFrameSize: UInt32(u(4..<7)), maximumFrameSize: UInt32(u(7..<10)),
-            sampleRate: UInt32(packed >> 44), channels: UInt32(packed >> 41 & 0x7) + 1,
-            bitsPerSample: UInt32(packed >> 36 & 0x1F) + 1, totalSamples: packed & 0xF_FFFF_FFFF,
-            md5: Array(b[18..<34]), rawBytes: b)
-        if minBlock < 16 || maxBlock < 16 { return .failure(.blockSizeTooSmall) }
-        if minBlock > maxBlock { return .failure(.blockSizesInverted) }
-        if info.sampleRate == 0 { return .failure(.sampleRateZero) }
-        if info.bitsPerSample < 4 { return .failure(.bitsPerSampleTooSmall(info.bitsPerSample)) }
-        return .success(info)
+            minimumBlockSize: minBlock, maximumBlockSize: maxBlock, minimumFrameSize: minFrame,
+            maximumFrameSize: maxFrame, sampleRate: UInt32(packed >> 44), channels: UInt32(packed >> 41 & 0x7) + 1,
+            bitsPerSample: UInt32(packed >> 36 & 0x1F) + 1, totalSamples: packed & 0xF_FFFF_FFFF, md5: Array(md5),
+            rawBytes: b)
+        if minBlock < 16 || maxBlock < 16 { throw structure.invalid("block size below 16 samples") }
+        if minBlock > maxBlock { throw structure.invalid("minimum block size exceeds maximum") }
+        if info.sampleRate == 0 { throw structure.invalid("sample rate is zero") }
+        if info.bitsPerSample < 4 { throw structure.invalid("fewer than 4 bits per sample") }
+        return info
     }
 
     /// True when every frame but the last has the same block size (minimum == maximum).
@@ -91,15 +77,7 @@ struct FLACStreamInfo: Hashable, Sendable {
     /// `mFormatFlags` of Apple's FLAC ASBD: the source bit depth coded like ALAC's
     /// `kAppleLosslessFormatFlag_16/20/24/32BitSourceData` (1, 2, 3, 4); 0 for other depths, for
     /// which Apple has no flag. See docs/coreaudio-mapping.md.
-    var appleFormatFlags: UInt32 {
-        switch bitsPerSample {
-        case 16: 1
-        case 20: 2
-        case 24: 3
-        case 32: 4
-        default: 0
-        }
-    }
+    var appleFormatFlags: UInt32 { ALACSpecificConfig.sourceBitDepthFlag(bitsPerSample) }
 
     /// The ASBD for `kAudioFormatFLAC`: framesPerPacket = the block size when it is fixed, else 0;
     /// bytes per packet/frame and bits per channel 0 (compressed format), the bit depth in the flags.

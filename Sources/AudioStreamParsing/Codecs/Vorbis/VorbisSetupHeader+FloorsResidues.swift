@@ -11,14 +11,13 @@ extension VorbisSetupHeader {
     ///            2 multiplier − 1, 4 rangebits;
     ///            per partition: class dimensions × rangebits bits (X values)
     /// ```
-    static func skipFloor(_ index: Int, codebookCount: Int, _ bits: inout VorbisBitReader) throws(CodecHeaderError) {
+    static func skipFloor(_ index: Int, codebookCount: Int, _ bits: inout BitReader) throws(StructureError) {
         let type = try read(16, &bits, "floor type")
-        func book(_ field: String, allowUnused: Bool = false) throws(CodecHeaderError) {
+        func book(_ field: String, allowUnused: Bool = false) throws(StructureError) {
             let value = try Int(read(8, &bits, field))
             let book = allowUnused ? value - 1 : value
             guard book < codebookCount else {
-                throw CodecHeaderError(
-                    .invalidFile, "vorbis (setup): floor \(index) uses codebook \(book) of \(codebookCount)")
+                throw structure.invalid("floor \(index) uses codebook \(book) of \(codebookCount)")
             }
         }
         switch type {
@@ -54,10 +53,10 @@ extension VorbisSetupHeader {
             }
             // libvorbis and FFmpeg reject more than 65 X values (63 + the two ends).
             guard values <= 65 else {
-                throw CodecHeaderError(.invalidFile, "vorbis (setup): floor \(index) has \(values) X values, over 65")
+                throw structure.invalid("floor \(index) has \(values) X values, over 65")
             }
         default:
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): floor \(index) has type \(type), not 0 or 1")
+            throw structure.invalid("floor \(index) has type \(type), not 0 or 1")
         }
     }
 
@@ -69,10 +68,10 @@ extension VorbisSetupHeader {
     ///  per classification: 3 low bits, 1 flag, [flag: 5 high bits]  → cascade bitmap (8 bits)
     ///  per classification, per set cascade bit: 8 bits book
     /// ```
-    static func skipResidue(_ index: Int, codebookCount: Int, _ bits: inout VorbisBitReader) throws(CodecHeaderError) {
+    static func skipResidue(_ index: Int, codebookCount: Int, _ bits: inout BitReader) throws(StructureError) {
         let type = try read(16, &bits, "residue type")
         guard type <= 2 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): residue \(index) has type \(type), not 0, 1 or 2")
+            throw structure.invalid("residue \(index) has type \(type), not 0, 1 or 2")
         }
         _ = try read(24, &bits, "residue begin")
         _ = try read(24, &bits, "residue end")
@@ -80,8 +79,7 @@ extension VorbisSetupHeader {
         let classifications = try Int(read(6, &bits, "residue classifications")) + 1
         let classbook = try Int(read(8, &bits, "residue classbook"))
         guard classbook < codebookCount else {
-            throw CodecHeaderError(
-                .invalidFile, "vorbis (setup): residue \(index) uses classbook \(classbook) of \(codebookCount)")
+            throw structure.invalid("residue \(index) uses classbook \(classbook) of \(codebookCount)")
         }
         var cascades: [UInt32] = []  // ≤ 64 entries
         for _ in 0..<classifications {
@@ -95,8 +93,7 @@ extension VorbisSetupHeader {
             for stage in 0..<8 where cascade & (1 << UInt32(stage)) != 0 {
                 let book = try Int(read(8, &bits, "residue book"))
                 guard book < codebookCount else {
-                    throw CodecHeaderError(
-                        .invalidFile, "vorbis (setup): residue \(index) uses codebook \(book) of \(codebookCount)")
+                    throw structure.invalid("residue \(index) uses codebook \(book) of \(codebookCount)")
                 }
             }
         }

@@ -46,12 +46,15 @@ struct VorbisPacketDuration: Sendable {
     /// The previous audio packet's block size, or `nil` before the first audio packet.
     private(set) var previousBlockSize: Int?
 
+    /// Where errors point.
+    static let structure = Structure("vorbis", "audio")
+
     /// Creates a counter from the identification and setup headers.
     init(identification: VorbisIdentificationHeader, setup: VorbisSetupHeader) {
         blocksize0 = identification.blocksize0
         blocksize1 = identification.blocksize1
         modeBlockFlags = setup.modes.map(\.blockFlag)
-        modeBits = VorbisBitReader.ilog(setup.modes.count - 1)
+        modeBits = VorbisSetupHeader.ilog(setup.modes.count - 1)
     }
 
     /// Forgets the previous packet: call at the start of a stream and after a discontinuity or
@@ -63,23 +66,22 @@ struct VorbisPacketDuration: Sendable {
     /// - Returns: the packet's geometry; `nil` for an empty packet (0 frames, nothing changes).
     /// - Throws: `.invalidFile` when the packet-type bit is set (a header packet where audio is
     ///   expected) or the mode number is not in the mode table.
-    mutating func measure(_ packet: ArraySlice<UInt8>) throws(CodecHeaderError) -> Packet? {
+    mutating func measure(_ packet: ArraySlice<UInt8>) throws(StructureError) -> Packet? {
         try measure(first: packet.first)
     }
 
     /// `measure` from the packet's first byte alone (`nil` for an empty packet): the type bit, the mode
     /// number (at most 6 bits: a setup header has at most 64 modes) and the previous-window flag all lie
     /// in it.
-    mutating func measure(first: UInt8?) throws(CodecHeaderError) -> Packet? {
+    mutating func measure(first: UInt8?) throws(StructureError) -> Packet? {
         guard let first else { return nil }
         guard first & 1 == 0 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (audio): packet type bit is set in an audio packet")
+            throw Self.structure.invalid("packet type bit is set in an audio packet")
         }
         let byte = Int(first)
         let mode = modeBits < 8 ? byte >> 1 & (1 << modeBits - 1) : 0
         guard mode < modeBlockFlags.count else {
-            throw CodecHeaderError(
-                .invalidFile, "vorbis (audio): packet uses mode \(mode) of \(modeBlockFlags.count)")
+            throw Self.structure.invalid("packet uses mode \(mode) of \(modeBlockFlags.count)")
         }
         let isLong = modeBlockFlags[mode]
         let blockSize = isLong ? blocksize1 : blocksize0

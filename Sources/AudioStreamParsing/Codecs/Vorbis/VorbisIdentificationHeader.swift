@@ -46,18 +46,20 @@ struct VorbisIdentificationHeader: Hashable, Sendable {
     /// "vorbis".
     static let signature: [UInt8] = Array("vorbis".utf8)
 
+    /// Where decoding errors point.
+    static let structure = Structure("vorbis", "identification")
+
     /// Decodes an identification header packet.
     ///
     /// - Throws: `.invalidFile` when the packet is not an identification header, is shorter than
     ///   30 bytes, or breaks a rule of §4.2.2 (channels or rate zero, block size exponent outside
     ///   6…13, blocksize_0 > blocksize_1, framing flag clear); `.unsupportedDataFormat` for a
     ///   `vorbis_version` other than 0.
-    static func decode(_ packet: ArraySlice<UInt8>) throws(CodecHeaderError) -> VorbisIdentificationHeader {
+    static func decode(_ packet: ArraySlice<UInt8>) throws(StructureError) -> VorbisIdentificationHeader {
         guard isHeader(packet, type: 1) else {
-            throw CodecHeaderError(
-                .invalidFile, "vorbis (identification): packet is not a Vorbis identification header")
+            throw structure.invalid("packet is not a Vorbis identification header")
         }
-        var reader = ByteReader(Array(packet.prefix(byteCount)))
+        var reader = ByteReader(packet.prefix(byteCount))
         guard reader.remaining == byteCount, reader.skip(7),
             let version = reader.readInteger(as: UInt32.self, endianness: .little),
             let channels = reader.readUInt8(),
@@ -68,31 +70,27 @@ struct VorbisIdentificationHeader: Hashable, Sendable {
             let sizes = reader.readUInt8(),
             let framing = reader.readUInt8()
         else {
-            throw CodecHeaderError(
-                .invalidFile, "vorbis (identification): header is \(packet.count) bytes, shorter than 30")
+            throw structure.invalid("header is \(packet.count) bytes, shorter than 30")
         }
         guard version == 0 else {
-            throw CodecHeaderError(
-                .unsupportedDataFormat, "vorbis (identification): vorbis_version \(version) is not 0")
+            throw structure.unsupported("vorbis_version \(version) is not 0")
         }
         guard channels > 0 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (identification): audio_channels is zero")
+            throw structure.invalid("audio_channels is zero")
         }
         guard rate > 0 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (identification): audio_sample_rate is zero")
+            throw structure.invalid("audio_sample_rate is zero")
         }
         let exponent0 = Int(sizes & 0x0F)
         let exponent1 = Int(sizes >> 4)
         guard (6...13).contains(exponent0), (6...13).contains(exponent1) else {
-            throw CodecHeaderError(
-                .invalidFile,
-                "vorbis (identification): block size exponents \(exponent0)/\(exponent1) are outside 6…13")
+            throw structure.invalid("block size exponents \(exponent0)/\(exponent1) are outside 6…13")
         }
         guard exponent0 <= exponent1 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (identification): blocksize_0 is larger than blocksize_1")
+            throw structure.invalid("blocksize_0 is larger than blocksize_1")
         }
         guard framing & 1 == 1 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (identification): framing flag is not set")
+            throw structure.invalid("framing flag is not set")
         }
         return VorbisIdentificationHeader(
             version: version, channels: Int(channels), sampleRate: rate,

@@ -51,12 +51,12 @@ struct VorbisSetupHeader: Hashable, Sendable {
     ///     mux fields depend on it).
     /// - Throws: `.invalidFile` when the packet is not a setup header, ends early, or breaks a rule
     ///   of §3.2.1, §4.2.4, §6.2.1, §7.2.2 or §8.6.1 (with the structure and index in the reason).
-    static func decode(_ packet: ArraySlice<UInt8>, channels: Int) throws(CodecHeaderError) -> VorbisSetupHeader {
+    static func decode(_ packet: ArraySlice<UInt8>, channels: Int) throws(StructureError) -> VorbisSetupHeader {
         guard VorbisIdentificationHeader.isHeader(packet, type: 5) else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): packet is not a Vorbis setup header")
+            throw structure.invalid("packet is not a Vorbis setup header")
         }
-        guard channels > 0 else { throw CodecHeaderError(.invalidFile, "vorbis (setup): channel count is zero") }
-        var bits = VorbisBitReader(packet.dropFirst(7))
+        guard channels > 0 else { throw structure.invalid("channel count is zero") }
+        var bits = BitReader(packet.dropFirst(7), order: .leastSignificantFirst)
         let codebookCount = try Int(read(8, &bits, "codebook count")) + 1
         for index in 0..<codebookCount {
             try skipCodebook(index, &bits)
@@ -64,7 +64,7 @@ struct VorbisSetupHeader: Hashable, Sendable {
         let timeCount = try Int(read(6, &bits, "time count")) + 1
         for index in 0..<timeCount {
             guard try read(16, &bits, "time domain type") == 0 else {
-                throw CodecHeaderError(.invalidFile, "vorbis (setup): time domain transform \(index) is not 0")
+                throw structure.invalid("time domain transform \(index) is not 0")
             }
         }
         let floorCount = try Int(read(6, &bits, "floor count")) + 1
@@ -89,13 +89,10 @@ struct VorbisSetupHeader: Hashable, Sendable {
             let transformType = try read(16, &bits, "mode transformtype")
             let mapping = try Int(read(8, &bits, "mode mapping"))
             guard windowType == 0, transformType == 0 else {
-                throw CodecHeaderError(
-                    .invalidFile,
-                    "vorbis (setup): mode \(index) has window/transform type \(windowType)/\(transformType)")
+                throw structure.invalid("mode \(index) has window/transform type \(windowType)/\(transformType)")
             }
             guard mapping < mappingCount else {
-                throw CodecHeaderError(
-                    .invalidFile, "vorbis (setup): mode \(index) uses mapping \(mapping) of \(mappingCount)")
+                throw structure.invalid("mode \(index) uses mapping \(mapping) of \(mappingCount)")
             }
             modes.append(
                 Mode(
@@ -103,25 +100,34 @@ struct VorbisSetupHeader: Hashable, Sendable {
                     mapping: mapping))
         }
         guard try read(1, &bits, "framing flag") == 1 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): framing flag is not set")
+            throw structure.invalid("framing flag is not set")
         }
         return VorbisSetupHeader(
             codebookCount: codebookCount, floorCount: floorCount, residueCount: residueCount,
             mappingCount: mappingCount, modes: modes)
     }
 
+    /// Where decoding errors point.
+    static let structure = Structure("vorbis", "setup")
+
+    /// `ilog(x)` (Vorbis I §9.2.1): the position of the highest set bit, counted from 1; 0 for
+    /// values ≤ 0. ilog(0) = 0, ilog(1) = 1, ilog(2) = ilog(3) = 2, ilog(4) = 3, ilog(7) = 3.
+    static func ilog(_ x: Int) -> Int {
+        x <= 0 ? 0 : Int.bitWidth - x.leadingZeroBitCount
+    }
+
     /// Reads `count` bits, or throws "ends early" naming `field`.
-    static func read(_ count: Int, _ bits: inout VorbisBitReader, _ field: String) throws(CodecHeaderError) -> UInt32 {
+    static func read(_ count: Int, _ bits: inout BitReader, _ field: String) throws(StructureError) -> UInt32 {
         guard let value = bits.read(count) else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): packet ends inside \(field)")
+            throw structure.invalid("packet ends inside \(field)")
         }
         return value
     }
 
     /// Skips `count` bits, or throws "ends early" naming `field`.
-    static func skip(bits count: Int64, _ bits: inout VorbisBitReader, _ field: String) throws(CodecHeaderError) {
-        guard bits.skip(bits: count) else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): packet ends inside \(field)")
+    static func skip(bits count: Int64, _ bits: inout BitReader, _ field: String) throws(StructureError) {
+        guard bits.skip(count) else {
+            throw structure.invalid("packet ends inside \(field)")
         }
     }
 
@@ -139,11 +145,11 @@ struct VorbisSetupHeader: Hashable, Sendable {
     ///                  8 bits residue (< residue count)
     /// ```
     static func skipMapping(
-        _ index: Int, channels: Int, floorCount: Int, residueCount: Int, _ bits: inout VorbisBitReader
-    ) throws(CodecHeaderError) {
+        _ index: Int, channels: Int, floorCount: Int, residueCount: Int, _ bits: inout BitReader
+    ) throws(StructureError) {
         let type = try read(16, &bits, "mapping type")
         guard type == 0 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): mapping \(index) has type \(type), not 0")
+            throw structure.invalid("mapping \(index) has type \(type), not 0")
         }
         var submaps = 1
         if try read(1, &bits, "mapping submap flag") == 1 {
@@ -151,28 +157,25 @@ struct VorbisSetupHeader: Hashable, Sendable {
         }
         if try read(1, &bits, "mapping coupling flag") == 1 {
             let steps = try Int(read(8, &bits, "mapping coupling steps")) + 1
-            let width = VorbisBitReader.ilog(channels - 1)
+            let width = ilog(channels - 1)
             for step in 0..<steps {
                 let magnitude = try Int(read(width, &bits, "mapping coupling magnitude"))
                 let angle = try Int(read(width, &bits, "mapping coupling angle"))
                 guard magnitude != angle, magnitude < channels, angle < channels else {
-                    throw CodecHeaderError(
-                        .invalidFile,
-                        "vorbis (setup): mapping \(index) coupling step \(step) couples channels "
-                            + "\(magnitude) and \(angle) of \(channels)")
+                    throw structure.invalid(
+                        "mapping \(index) coupling step \(step) couples channels \(magnitude) and \(angle) of "
+                            + "\(channels)")
                 }
             }
         }
         guard try read(2, &bits, "mapping reserved bits") == 0 else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): mapping \(index) reserved bits are not 0")
+            throw structure.invalid("mapping \(index) reserved bits are not 0")
         }
         if submaps > 1 {
             for channel in 0..<channels {
                 let mux = try Int(read(4, &bits, "mapping channel mux"))
                 guard mux < submaps else {
-                    throw CodecHeaderError(
-                        .invalidFile,
-                        "vorbis (setup): mapping \(index) channel \(channel) uses submap \(mux) of \(submaps)")
+                    throw structure.invalid("mapping \(index) channel \(channel) uses submap \(mux) of \(submaps)")
                 }
             }
         }
@@ -181,10 +184,9 @@ struct VorbisSetupHeader: Hashable, Sendable {
             let floor = try Int(read(8, &bits, "mapping submap floor"))
             let residue = try Int(read(8, &bits, "mapping submap residue"))
             guard floor < floorCount, residue < residueCount else {
-                throw CodecHeaderError(
-                    .invalidFile,
-                    "vorbis (setup): mapping \(index) submap \(submap) uses floor \(floor) of \(floorCount) "
-                        + "or residue \(residue) of \(residueCount)")
+                throw structure.invalid(
+                    "mapping \(index) submap \(submap) uses floor \(floor) of \(floorCount) or residue \(residue) of "
+                        + "\(residueCount)")
             }
         }
     }

@@ -35,40 +35,51 @@ struct ProgramConfigElement: Hashable, Sendable {
     /// The syntactic element ID of a program_config_element (14496-3 Table 4.85, ID_PCE).
     static let elementID: UInt32 = 5
 
-    /// Reads a PCE whose `element_instance_tag` is the next bit of `reader` (the 3-bit element ID
+    /// Where decoding errors point.
+    static let structure = Structure("aac", "program_config_element")
+
+    /// Decodes a PCE whose `element_instance_tag` is the next bit of `reader` (the 3-bit element ID
     /// already read). `byte_alignment()` is relative to the reader's first byte.
     ///
-    /// - Returns: the element, or `nil` when the bits run out.
-    static func read(_ reader: inout AACBitReader) -> ProgramConfigElement? {
+    /// - Throws: `invalidFile` when the bits run out.
+    static func decode(_ reader: inout BitReader) throws(StructureError) -> ProgramConfigElement {
         var bits: [Bool] = []
-        func take(_ n: Int) -> UInt32? {
-            guard let v = reader.read(n) else { return nil }
+        func take(_ n: Int, _ field: String) throws(StructureError) -> UInt32 {
+            guard let v = reader.read(n) else { throw structure.invalid("ends inside \(field)") }
             for i in stride(from: n - 1, through: 0, by: -1) { bits.append((v >> UInt32(i)) & 1 == 1) }
             return v
         }
-        guard take(4) != nil, let objectType = take(2), let sfi = take(4), let front = take(4), let side = take(4),
-            let back = take(4), let lfe = take(2), let assoc = take(3), let cc = take(4)
-        else { return nil }
+        _ = try take(4, "element_instance_tag")
+        let objectType = try take(2, "object_type")
+        let sfi = try take(4, "sampling_frequency_index")
+        let front = try take(4, "num_front_channel_elements")
+        let side = try take(4, "num_side_channel_elements")
+        let back = try take(4, "num_back_channel_elements")
+        let lfe = try take(2, "num_lfe_channel_elements")
+        let assoc = try take(3, "num_assoc_data_elements")
+        let cc = try take(4, "num_valid_cc_elements")
         // mono_mixdown (+4 bits), stereo_mixdown (+4 bits), matrix_mixdown_idx (+2 +1 bits).
-        for extra in [4, 4, 3] {
-            guard let present = take(1) else { return nil }
-            if present == 1 { guard take(extra) != nil else { return nil } }
+        for (extra, field) in [(4, "mono_mixdown"), (4, "stereo_mixdown"), (3, "matrix_mixdown_idx")] {
+            if try take(1, "\(field)_present") == 1 { _ = try take(extra, field) }
         }
         var channels = 0
         for _ in 0..<(front + side + back) {
-            guard let isCPE = take(1), take(4) != nil else { return nil }
+            let isCPE = try take(1, "element_is_cpe")
+            _ = try take(4, "element_tag_select")
             channels += isCPE == 1 ? 2 : 1
         }
         for _ in 0..<lfe {
-            guard take(4) != nil else { return nil }
+            _ = try take(4, "lfe_element_tag_select")
             channels += 1
         }
-        for _ in 0..<assoc { guard take(4) != nil else { return nil } }
-        for _ in 0..<cc { guard take(5) != nil else { return nil } }
-        guard reader.alignToByte(), let count = reader.read(8) else { return nil }
+        for _ in 0..<assoc { _ = try take(4, "assoc_data_element_tag_select") }
+        for _ in 0..<cc { _ = try take(5, "valid_cc_element_tag_select") }
+        guard reader.alignToByte(), let count = reader.read(8) else {
+            throw structure.invalid("ends inside comment_field_bytes")
+        }
         var comment: [UInt8] = []
         for _ in 0..<count {
-            guard let byte = reader.read(8) else { return nil }
+            guard let byte = reader.read(8) else { throw structure.invalid("ends inside comment_field_data") }
             comment.append(UInt8(byte))
         }
         return ProgramConfigElement(
@@ -78,7 +89,7 @@ struct ProgramConfigElement: Hashable, Sendable {
 
     /// Writes the element (without the 3-bit element ID) into `writer`, aligning relative to the
     /// writer's first bit.
-    func write(to writer: inout AACBitWriter) {
+    func write(to writer: inout BitWriter) {
         for bit in leadingBits { writer.write(bit) }
         writer.alignToByte()
         writer.write(UInt32(comment.count), bits: 8)
@@ -92,11 +103,11 @@ struct ProgramConfigElement: Hashable, Sendable {
     /// - Parameter rawDataBlock: the block's bytes, from its first bit.
     /// - Returns: the element, or `nil` when the block does not start with one.
     static func find(inRawDataBlock rawDataBlock: [UInt8]) -> ProgramConfigElement? {
-        var reader = AACBitReader(rawDataBlock)
+        var reader = BitReader(rawDataBlock, order: .mostSignificantFirst)
         while let id = reader.read(3) {
             switch id {
             case elementID:
-                return read(&reader)
+                return try? decode(&reader)
             case 4:  // ID_DSE: data_stream_element(), Table 4.10
                 guard reader.skip(4), let align = reader.readFlag(), var count = reader.read(8) else { return nil }
                 if count == 255 {

@@ -21,9 +21,9 @@ extension VorbisSetupHeader {
     ///
     /// Bounds: the per-entry loops read at least one bit per entry, so they end at the end of the
     /// packet; the multiplicand table is skipped with one length check (computed without overflow).
-    static func skipCodebook(_ index: Int, _ bits: inout VorbisBitReader) throws(CodecHeaderError) {
+    static func skipCodebook(_ index: Int, _ bits: inout BitReader) throws(StructureError) {
         guard try read(24, &bits, "codebook sync") == codebookSync else {
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): codebook \(index) has a bad sync pattern")
+            throw structure.invalid("codebook \(index) has a bad sync pattern")
         }
         let dimensions = try Int(read(16, &bits, "codebook dimensions"))
         let entries = try Int(read(24, &bits, "codebook entries"))
@@ -32,9 +32,7 @@ extension VorbisSetupHeader {
             let sparse = try read(1, &bits, "codebook sparse flag") == 1
             // Each entry takes at least one bit: check before looping so a hostile count fails at once.
             guard entries <= bits.remainingBits else {
-                throw CodecHeaderError(
-                    .invalidFile, "vorbis (setup): codebook \(index) has \(entries) entries, more than the packet holds"
-                )
+                throw structure.invalid("codebook \(index) has \(entries) entries, more than the packet holds")
             }
             for _ in 0..<entries {
                 if sparse {
@@ -48,14 +46,12 @@ extension VorbisSetupHeader {
             while current < entries {
                 // libvorbis rejects codewords over 32 bits; the run loop also ends within 32 turns.
                 guard length <= 32 else {
-                    throw CodecHeaderError(.invalidFile, "vorbis (setup): codebook \(index) has codewords over 32 bits")
+                    throw structure.invalid("codebook \(index) has codewords over 32 bits")
                 }
-                let number = try Int(read(VorbisBitReader.ilog(entries - current), &bits, "codebook length run"))
+                let number = try Int(read(ilog(entries - current), &bits, "codebook length run"))
                 current += number  // both ≤ 2^24: no overflow
                 guard current <= entries else {
-                    throw CodecHeaderError(
-                        .invalidFile, "vorbis (setup): codebook \(index) ordered lengths overrun its \(entries) entries"
-                    )
+                    throw structure.invalid("codebook \(index) ordered lengths overrun its \(entries) entries")
                 }
                 length += 1
             }
@@ -72,8 +68,7 @@ extension VorbisSetupHeader {
             let lookupValues: Int64
             if lookupType == 1 {
                 guard dimensions > 0 else {
-                    throw CodecHeaderError(
-                        .invalidFile, "vorbis (setup): codebook \(index) has lookup but 0 dimensions")
+                    throw structure.invalid("codebook \(index) has lookup but 0 dimensions")
                 }
                 lookupValues = Int64(lookup1Values(entries: entries, dimensions: dimensions))
             } else {
@@ -82,7 +77,7 @@ extension VorbisSetupHeader {
             // ≤ 2^40 values × 16 bits: no overflow in Int64.
             try skip(bits: lookupValues * valueBits, &bits, "codebook \(index) multiplicands")
         default:
-            throw CodecHeaderError(.invalidFile, "vorbis (setup): codebook \(index) has lookup type \(lookupType)")
+            throw structure.invalid("codebook \(index) has lookup type \(lookupType)")
         }
     }
 

@@ -1,4 +1,4 @@
-/// What an AudioSpecificConfig from an MP4 `esds` stands for in CoreAudio terms: the data format and
+/// What an AudioSpecificConfig stands for in CoreAudio terms: the data format and
 /// the layered format list (ISO/IEC 14496-3 §1.6.2.1, §1.6.5 for the explicit SBR/PS signalling).
 ///
 /// | audioObjectType                  | mFormatID | mFormatFlags | frames per packet        |
@@ -13,14 +13,13 @@
 /// adds layers, highest first as Apple lists them in `kAudioFilePropertyFormatList`:
 /// SBR: `aach` (extension rate, 2048 frames, flags 5), then the core `aac `.
 /// PS: `aacp` (extension rate, 2 channels, 2048 frames, flags 29), `aach` (core channels), then the core.
-/// Backward-compatible signalling (the 0x2B7 sync extension after GASpecificConfig,
-/// `backwardCompatibleExtension(_:)`) gives the same layers. The data format is the first (highest)
+/// Backward-compatible signalling (the 0x2B7 sync extension after GASpecificConfig, read by
+/// `decode`) gives the same layers. The data format is the first (highest)
 /// layer. Implicit SBR (found only by decoding) is not detected (docs/formats/mp4.md).
 extension AudioSpecificConfig {
-    /// The layers, highest first (one item when SBR/PS is not signalled explicitly).
-    ///
-    /// - Throws: `unsupportedDataFormat` for an object type without a CoreAudio format.
-    func formatListLayers() throws(MP4BoxError) -> [FormatListItem] {
+    /// The layers, highest first (one item when SBR/PS is not signalled explicitly); `nil` for an
+    /// object type without a CoreAudio format.
+    func formatListLayers() -> [FormatListItem]? {
         let channels = UInt32(channelCount ?? 0)
         let tag = Self.layoutTag(channelConfiguration)
         let rate = Double(samplingFrequency)
@@ -43,9 +42,7 @@ extension AudioSpecificConfig {
             let frames: UInt32 = samplingFrequency < 32000 ? 576 : 1152
             base = Self.compressed(rate, .mpegLayer3, flags: 0, frames: frames, channels)
         default:
-            throw MP4BoxError(
-                code: .unsupportedDataFormat,
-                reason: "mp4 (esds): MPEG-4 audioObjectType \(audioObjectType) is not supported")
+            return nil
         }
         var layers = [FormatListItem(streamDescription: base, channelLayoutTag: tag)]
         guard extensionAudioObjectType == 5 else { return layers }
@@ -60,9 +57,18 @@ extension AudioSpecificConfig {
         return layers
     }
 
-    /// The CoreAudio layout tag of channelConfiguration 1…7 (`ADTSConfiguration.layoutTags`), else 0.
+    /// CoreAudio layout tags for channel configurations 1…7 (ISO/IEC 14496-3 Table 1.19 channel
+    /// order), from Apple's `CoreAudioBaseTypes.h`: Mono (100<<16|1), Stereo (101<<16|2),
+    /// AAC_3_0 = MPEG_3_0_B (114<<16|3, C L R), AAC_4_0 = MPEG_4_0_B (116<<16|4, C L R Cs),
+    /// AAC_5_0 = MPEG_5_0_D (120<<16|5, C L R Ls Rs), AAC_5_1 = MPEG_5_1_D (124<<16|6,
+    /// C L R Ls Rs LFE), AAC_7_1 = MPEG_7_1_B (127<<16|8, C Lc Rc L R Ls Rs LFE).
+    static let layoutTags: [ChannelLayout.Tag] = [
+        .noLayout, .mono, .stereo, .aac_3_0, .aac_4_0, .aac_5_0, .aac_5_1, .aac_7_1,
+    ]
+
+    /// The CoreAudio layout tag of channelConfiguration 1…7 (`layoutTags`), else no layout.
     static func layoutTag(_ configuration: Int) -> ChannelLayout.Tag {
-        (1...7).contains(configuration) ? ADTSConfiguration.layoutTags[configuration] : .noLayout
+        (1...7).contains(configuration) ? layoutTags[configuration] : .noLayout
     }
 
     private static func compressed(
@@ -71,48 +77,5 @@ extension AudioSpecificConfig {
         StreamDescription(
             sampleRate: rate, formatID: format, formatFlags: flags, bytesPerPacket: 0, framesPerPacket: frames,
             bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
-    }
-}
-
-extension AudioSpecificConfig {
-    /// Backward-compatible explicit SBR/PS signalling (ISO/IEC 14496-3 §1.6.5.2, §1.6.2.1 Table 1.15):
-    /// after the core's specific configuration, `syncExtensionType` 0x2B7, `extensionAudioObjectType`
-    /// 5, `sbrPresentFlag`, `extensionSamplingFrequencyIndex` (+24 bits when 15), then optionally
-    /// `syncExtensionType` 0x548 and `psPresentFlag`.
-    ///
-    /// Read for the GA object types 1–4 and 17 (the ones HE-AAC extends), with or without a
-    /// program_config_element. Decoders that ignore the extension play the core (AAC-LC).
-    ///
-    /// - Returns: the SBR output rate and whether PS is present, or `nil` when no SBR is signalled
-    ///   this way (or the configuration is explicit-hierarchical, which `init(bytes:)` reads).
-    static func backwardCompatibleExtension(_ bytes: [UInt8]) -> (sbrSamplingFrequency: Int, ps: Bool)? {
-        var reader = AACBitReader(bytes)
-        func frequency() -> Int? {
-            guard let index = reader.read(4) else { return nil }
-            if index == 15 { return reader.read(24).map { Int($0) } }
-            guard Int(index) < ADTSHeader.samplingFrequencies.count else { return nil }
-            return ADTSHeader.samplingFrequencies[Int(index)]
-        }
-        guard let type = reader.read(5), [1, 2, 3, 4, 17].contains(type), frequency() != nil,
-            let configuration = reader.read(4)
-        else { return nil }
-        // GASpecificConfig (§4.4.1 Table 4.1): frameLengthFlag, dependsOnCoreCoder [+14], extensionFlag.
-        guard reader.skip(1), let dependsOnCore = reader.readFlag() else { return nil }
-        if dependsOnCore { guard reader.skip(14) else { return nil } }
-        guard let extensionFlag = reader.readFlag() else { return nil }
-        if configuration == 0 { guard ProgramConfigElement.read(&reader) != nil else { return nil } }
-        if extensionFlag {
-            // Object type 17: aacSectionDataResilienceFlag, aacScalefactorDataResilienceFlag,
-            // aacSpectralDataResilienceFlag; then extensionFlag3.
-            if type == 17 { guard reader.skip(3) else { return nil } }
-            guard reader.skip(1) else { return nil }
-        }
-        if type == 17 { guard reader.skip(2) else { return nil } }  // epConfig
-        guard reader.remainingBits >= 16, reader.read(11) == 0x2B7, reader.read(5) == 5,
-            reader.readFlag() == true, let sbrFrequency = frequency()
-        else { return nil }
-        var ps = false
-        if reader.remainingBits >= 12, reader.read(11) == 0x548 { ps = reader.readFlag() == true }
-        return (sbrFrequency, ps)
     }
 }

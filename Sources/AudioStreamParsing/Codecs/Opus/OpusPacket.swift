@@ -1,0 +1,36 @@
+/// Opus packet durations from the TOC byte (RFC 6716 §3.1).
+///
+/// ```
+///  0 1 2 3 4 5 6 7
+/// +-+-+-+-+-+-+-+-+
+/// | config  |s| c |
+/// +-+-+-+-+-+-+-+-+
+/// ```
+///
+/// config 0-11 SILK-only (10, 20, 40, 60 ms), 12-15 Hybrid (10, 20 ms), 16-31 CELT-only (2.5, 5, 10,
+/// 20 ms); c = 0: one frame, 1 and 2: two frames, 3: an arbitrary number, given in the low 6 bits of
+/// the second byte (§3.2.5).
+enum OpusPacket {
+    /// Samples per frame at 48 kHz for a TOC config.
+    static func frameSize(config: UInt8) -> Int64 {
+        switch config {
+        case 0...11: return [480, 960, 1920, 2880][Int(config & 3)]
+        case 12...15: return [480, 960][Int(config & 1)]
+        default: return [120, 240, 480, 960][Int(config & 3)]
+        }
+    }
+
+    /// The packet's duration in 48 kHz samples, from its first two bytes; 0 for an empty or unreadable
+    /// packet (a code-3 packet without its count byte).
+    static func frames(toc: UInt8?, second: UInt8?) -> Int64 {
+        guard let toc else { return 0 }
+        let size = frameSize(config: toc >> 3)
+        switch toc & 3 {
+        case 0: return size
+        case 1, 2: return 2 * size
+        default:
+            guard let second else { return 0 }
+            return Int64(second & 0x3F) * size
+        }
+    }
+}
