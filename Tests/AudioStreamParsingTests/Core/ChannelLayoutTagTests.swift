@@ -1,5 +1,6 @@
-@testable import AudioStreamParsing
 import Testing
+
+@testable import AudioStreamParsing
 
 /// `ChannelLayout.Tag` values checked against Apple's `CoreAudioBaseTypes.h` (AudioChannelLayoutTag
 /// constants), transcribed by hand as the header writes them, `(layout id << 16) | channel count`, and

@@ -169,7 +169,7 @@ public struct AudioSpecificConfig: Hashable, Sendable {
         return (frequency, ps)
     }
 
-    /// Decodes an AudioSpecificConfig (``decode(_:)``).
+    /// Decodes an AudioSpecificConfig (`decode(_:)`).
     ///
     /// - Parameter bytes: the configuration, from its first bit.
     /// - Returns: `nil` when the bytes end before the fields this type reads, or the sampling

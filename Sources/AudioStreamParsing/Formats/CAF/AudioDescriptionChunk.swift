@@ -37,9 +37,11 @@ struct AudioDescriptionChunk: Equatable {
     static func decode(_ bytes: [UInt8]) -> AudioDescriptionChunk? {
         var r = ByteReader(bytes)
         guard let rate = r.readInteger(as: UInt64.self, endianness: .big), let id = r.readFourCC(),
-            let flags = r.readInteger(as: UInt32.self, endianness: .big), let bpp = r.readInteger(as: UInt32.self, endianness: .big),
+            let flags = r.readInteger(as: UInt32.self, endianness: .big),
+            let bpp = r.readInteger(as: UInt32.self, endianness: .big),
             let fpp = r.readInteger(as: UInt32.self, endianness: .big),
-            let channels = r.readInteger(as: UInt32.self, endianness: .big), let bits = r.readInteger(as: UInt32.self, endianness: .big)
+            let channels = r.readInteger(as: UInt32.self, endianness: .big),
+            let bits = r.readInteger(as: UInt32.self, endianness: .big)
         else { return nil }
         return AudioDescriptionChunk(
             sampleRate: Double(bitPattern: rate), formatID: AudioFormat(rawValue: id), formatFlags: flags,

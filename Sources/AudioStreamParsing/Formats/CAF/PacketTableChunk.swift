@@ -26,8 +26,10 @@ struct PacketTableChunk: Equatable {
     /// Decodes the 24-byte header, or `nil` when `bytes` is shorter.
     static func decodeHeader(_ bytes: [UInt8]) -> PacketTableChunk? {
         var r = ByteReader(bytes)
-        guard let packets = r.readInteger(as: UInt64.self, endianness: .big), let valid = r.readInteger(as: UInt64.self, endianness: .big),
-            let priming = r.readInteger(as: UInt32.self, endianness: .big), let remainder = r.readInteger(as: UInt32.self, endianness: .big)
+        guard let packets = r.readInteger(as: UInt64.self, endianness: .big),
+            let valid = r.readInteger(as: UInt64.self, endianness: .big),
+            let priming = r.readInteger(as: UInt32.self, endianness: .big),
+            let remainder = r.readInteger(as: UInt32.self, endianness: .big)
         else { return nil }
         return PacketTableChunk(
             numberPackets: Int64(bitPattern: packets), numberValidFrames: Int64(bitPattern: valid),

@@ -46,13 +46,16 @@ struct FLACCueSheet: Hashable, Sendable {
             mediaCatalogNumber: TextDecoding.nulTerminated(catalog), isCD: flags & 0x80 != 0, tracks: [],
             leadOutSample: nil)
         for _ in 0..<trackCount {
-            guard let offset = r.readInteger(as: UInt64.self, endianness: .big), let number = r.readUInt8(), let isrc = r.readBytes(12),
+            guard let offset = r.readInteger(as: UInt64.self, endianness: .big), let number = r.readUInt8(),
+                let isrc = r.readBytes(12),
                 let trackFlags = r.readUInt8(), r.skip(13), let indexCount = r.readUInt8()
             else { return nil }
             var start: UInt64?
             var first: UInt64?
             for _ in 0..<indexCount {
-                guard let indexOffset = r.readInteger(as: UInt64.self, endianness: .big), let indexNumber = r.readUInt8(), r.skip(3) else {
+                guard let indexOffset = r.readInteger(as: UInt64.self, endianness: .big),
+                    let indexNumber = r.readUInt8(), r.skip(3)
+                else {
                     return nil
                 }
                 let (absolute, overflow) = offset.addingReportingOverflow(indexOffset)

@@ -29,7 +29,8 @@ struct FLACSeekTable: Hashable, Sendable {
         var reader = ByteReader(body)
         var table = FLACSeekTable()
         while table.points.count < maxPoints, let sample = reader.readInteger(as: UInt64.self, endianness: .big),
-            let offset = reader.readInteger(as: UInt64.self, endianness: .big), let samples = reader.readInteger(as: UInt16.self, endianness: .big)
+            let offset = reader.readInteger(as: UInt64.self, endianness: .big),
+            let samples = reader.readInteger(as: UInt16.self, endianness: .big)
         {
             if sample == placeholder { continue }
             if let last = table.points.last, sample <= last.sample || offset < last.offset { continue }

@@ -38,7 +38,9 @@ struct MP4BoxHeader: Equatable {
             let type = window.peekInteger(at: 4, as: UInt32.self, endianness: .big)
         else { return .needMoreData(8) }
         if size32 == 1 {
-            guard let large = window.peekInteger(at: 8, as: UInt64.self, endianness: .big) else { return .needMoreData(16) }
+            guard let large = window.peekInteger(at: 8, as: UInt64.self, endianness: .big) else {
+                return .needMoreData(16)
+            }
             return make(type: UInt32(type), size32: 1, largesize: large)
         }
         return make(type: UInt32(type), size32: UInt32(size32), largesize: nil)

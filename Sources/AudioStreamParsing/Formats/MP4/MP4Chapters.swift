@@ -26,7 +26,9 @@ enum MP4Chapters {
     static func decodeNero(chpl: ArraySlice<UInt8>) throws(MP4BoxError) -> [AudioMetadata.Chapter] {
         func fail(_ why: String) -> MP4BoxError { MP4BoxError(code: .invalidFile, reason: "mp4 (chpl): " + why) }
         var r = ByteReader(Array(chpl))
-        guard let size = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4) else { throw fail("box header cut short") }
+        guard let size = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4) else {
+            throw fail("box header cut short")
+        }
         if size == 1 { guard r.skip(8) else { throw fail("box header cut short") } }
         guard let version = r.readUInt8(), r.skip(3) else { throw fail("box shorter than its version and flags") }
         guard version <= 1 else { throw fail("version \(version) is not 0 or 1") }

@@ -49,7 +49,9 @@ enum MP4Gapless {
         var r = ByteReader(Array(elst))
         guard let size = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4) else { return nil }
         if size == 1 { guard r.skip(8) else { return nil } }
-        guard let version = r.readUInt8(), version <= 1, r.skip(3), let count = r.readInteger(as: UInt32.self, endianness: .big) else {
+        guard let version = r.readUInt8(), version <= 1, r.skip(3),
+            let count = r.readInteger(as: UInt32.self, endianness: .big)
+        else {
             return nil
         }
         let entrySize = version == 1 ? 20 : 12
@@ -61,11 +63,15 @@ enum MP4Gapless {
             let segment: UInt64
             let mediaTime: Int64
             if version == 1 {
-                guard let s = r.readInteger(as: UInt64.self, endianness: .big), let m = r.readInteger(as: UInt64.self, endianness: .big) else { return nil }
+                guard let s = r.readInteger(as: UInt64.self, endianness: .big),
+                    let m = r.readInteger(as: UInt64.self, endianness: .big)
+                else { return nil }
                 segment = s
                 mediaTime = Int64(bitPattern: m)
             } else {
-                guard let s = r.readInteger(as: UInt32.self, endianness: .big), let m = r.readInteger(as: UInt32.self, endianness: .big) else { return nil }
+                guard let s = r.readInteger(as: UInt32.self, endianness: .big),
+                    let m = r.readInteger(as: UInt32.self, endianness: .big)
+                else { return nil }
                 segment = UInt64(s)
                 mediaTime = Int64(Int32(bitPattern: m))
             }

@@ -72,7 +72,9 @@ struct MP4Movie {
             diagnostics: &diagnostics)
         if let mvhd = children.first(MP4BoxType.mvhd) {
             var r = ByteReader(bytes, mvhd.body)
-            if let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.readInteger(as: UInt32.self, endianness: .big) {
+            if let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8),
+                let ts = r.readInteger(as: UInt32.self, endianness: .big)
+            {
                 movie.timescale = ts
             }
         }
@@ -88,7 +90,9 @@ struct MP4Movie {
                     bytes, in: child.body, parent: "mvex", depth: 2, limits: limits, diagnostics: &diagnostics)
                 for trex in boxes where trex.type == MP4BoxType.trex {
                     var r = ByteReader(bytes, trex.body)
-                    guard r.versionAndFlags() != nil, let id = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4), let d = r.readInteger(as: UInt32.self, endianness: .big), let s = r.readInteger(as: UInt32.self, endianness: .big)
+                    guard r.versionAndFlags() != nil, let id = r.readInteger(as: UInt32.self, endianness: .big),
+                        r.skip(4), let d = r.readInteger(as: UInt32.self, endianness: .big),
+                        let s = r.readInteger(as: UInt32.self, endianness: .big)
                     else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (trex): box too short") }
                     movie.trackExtends[id] = MP4TrackExtends(trackID: id, defaultDuration: d, defaultSize: s)
                 }
@@ -119,7 +123,9 @@ struct MP4Movie {
             return nil
         }
         var r = ByteReader(bytes, tkhd.body)
-        guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let id = r.readInteger(as: UInt32.self, endianness: .big) else {
+        guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8),
+            let id = r.readInteger(as: UInt32.self, endianness: .big)
+        else {
             throw MP4BoxError(code: .invalidFile, reason: "mp4 (tkhd): box too short")
         }
         track.id = id
@@ -144,8 +150,12 @@ struct MP4Movie {
             bytes, in: mdia.body, parent: "mdia", depth: 3, limits: limits, diagnostics: &diagnostics)
         if let mdhd = mdiaBoxes.first(MP4BoxType.mdhd) {
             var r = ByteReader(bytes, mdhd.body)
-            guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8), let ts = r.readInteger(as: UInt32.self, endianness: .big),
-                let duration = version == 1 ? r.readInteger(as: UInt64.self, endianness: .big) : r.readInteger(as: UInt32.self, endianness: .big).map({ UInt64($0) }), let lang = r.readInteger(as: UInt16.self, endianness: .big)
+            guard let (version, _) = r.versionAndFlags(), r.skip(version == 1 ? 16 : 8),
+                let ts = r.readInteger(as: UInt32.self, endianness: .big),
+                let duration = version == 1
+                    ? r.readInteger(as: UInt64.self, endianness: .big)
+                    : r.readInteger(as: UInt32.self, endianness: .big).map({ UInt64($0) }),
+                let lang = r.readInteger(as: UInt16.self, endianness: .big)
             else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (mdhd): box too short") }
             track.timescale = ts
             track.duration = duration
@@ -156,7 +166,9 @@ struct MP4Movie {
         }
         if let hdlr = mdiaBoxes.first(MP4BoxType.hdlr) {
             var r = ByteReader(bytes, hdlr.body)
-            if r.versionAndFlags() != nil, r.skip(4), let type = r.readInteger(as: UInt32.self, endianness: .big) { track.handlerType = type }
+            if r.versionAndFlags() != nil, r.skip(4), let type = r.readInteger(as: UInt32.self, endianness: .big) {
+                track.handlerType = type
+            }
         }
         guard let minf = mdiaBoxes.first(MP4BoxType.minf) else { return track }
         let minfBoxes = try MP4BoxTree.children(
@@ -174,7 +186,9 @@ struct MP4Movie {
         }
         if let stsz = track.sampleTableBoxes.first(MP4BoxType.stsz) ?? track.sampleTableBoxes.first(MP4BoxType.stz2) {
             var r = ByteReader(bytes, stsz.body)
-            if r.versionAndFlags() != nil, r.skip(4), let n = r.readInteger(as: UInt32.self, endianness: .big) { track.declaredSampleCount = Int64(n) }
+            if r.versionAndFlags() != nil, r.skip(4), let n = r.readInteger(as: UInt32.self, endianness: .big) {
+                track.declaredSampleCount = Int64(n)
+            }
         }
         return track
     }

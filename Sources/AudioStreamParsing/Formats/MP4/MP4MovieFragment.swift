@@ -71,7 +71,9 @@ enum MP4MovieFragment {
             var dataEnd = base
             for trun in boxes where trun.type == MP4BoxType.trun {
                 var r = ByteReader(bytes, trun.body)
-                guard let (_, tflags) = r.versionAndFlags(), let count32 = r.readInteger(as: UInt32.self, endianness: .big) else {
+                guard let (_, tflags) = r.versionAndFlags(),
+                    let count32 = r.readInteger(as: UInt32.self, endianness: .big)
+                else {
                     throw MP4BoxError(code: .invalidFile, reason: "mp4 (trun): box too short")
                 }
                 var start = dataEnd

@@ -46,7 +46,8 @@ struct MP4Parser: FormatParser {
         guard let type = window.peekInteger(at: 4, as: UInt32.self, endianness: .big).map({ UInt32($0) }) else {
             return .needMoreData(atLeast: 8)
         }
-        guard let size = window.peekInteger(at: 0, as: UInt32.self, endianness: .big), size == 1 || size == 0 || size >= 8
+        guard let size = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
+            size == 1 || size == 0 || size >= 8
         else { return .noMatch }
         if type == MP4BoxType.ftyp {
             guard let brand = window.peekInteger(at: 8, as: UInt32.self, endianness: .big) else {

@@ -27,7 +27,9 @@ enum MP4SampleTable {
         var sampleCount = 0
         if let stsz = stbl.first(MP4BoxType.stsz) {
             var r = ByteReader(bytes, stsz.body)
-            guard r.versionAndFlags() != nil, let size = r.readInteger(as: UInt32.self, endianness: .big), let count = r.readInteger(as: UInt32.self, endianness: .big) else {
+            guard r.versionAndFlags() != nil, let size = r.readInteger(as: UInt32.self, endianness: .big),
+                let count = r.readInteger(as: UInt32.self, endianness: .big)
+            else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsz): box too short")
             }
             if Int(count) > limits.maxPacketTableEntries {
@@ -48,7 +50,9 @@ enum MP4SampleTable {
             }
         } else if let stz2 = stbl.first(MP4BoxType.stz2) {
             var r = ByteReader(bytes, stz2.body)
-            guard r.versionAndFlags() != nil, r.skip(3), let field = r.readUInt8(), let count = r.readInteger(as: UInt32.self, endianness: .big) else {
+            guard r.versionAndFlags() != nil, r.skip(3), let field = r.readUInt8(),
+                let count = r.readInteger(as: UInt32.self, endianness: .big)
+            else {
                 throw MP4BoxError(code: .invalidFile, reason: "mp4 (stz2): box too short")
             }
             guard field == 4 || field == 8 || field == 16 else {

@@ -43,10 +43,14 @@ struct VBRIHeader: Hashable, Sendable {
         guard header.layer == 3 else { return nil }
         var reader = ByteReader(frame)
         guard reader.skip(offsetInFrame), let magic = reader.readBytes(4), magic.elementsEqual("VBRI".utf8),
-            let version = reader.readInteger(as: UInt16.self, endianness: .big), let delay = reader.readInteger(as: UInt16.self, endianness: .big),
-            let quality = reader.readInteger(as: UInt16.self, endianness: .big), let bytes = reader.readInteger(as: UInt32.self, endianness: .big),
-            let frames = reader.readInteger(as: UInt32.self, endianness: .big), let entries = reader.readInteger(as: UInt16.self, endianness: .big),
-            let scale = reader.readInteger(as: UInt16.self, endianness: .big), let entrySize = reader.readInteger(as: UInt16.self, endianness: .big),
+            let version = reader.readInteger(as: UInt16.self, endianness: .big),
+            let delay = reader.readInteger(as: UInt16.self, endianness: .big),
+            let quality = reader.readInteger(as: UInt16.self, endianness: .big),
+            let bytes = reader.readInteger(as: UInt32.self, endianness: .big),
+            let frames = reader.readInteger(as: UInt32.self, endianness: .big),
+            let entries = reader.readInteger(as: UInt16.self, endianness: .big),
+            let scale = reader.readInteger(as: UInt16.self, endianness: .big),
+            let entrySize = reader.readInteger(as: UInt16.self, endianness: .big),
             let framesPerEntry = reader.readInteger(as: UInt16.self, endianness: .big)
         else { return nil }
         var segments: [UInt32] = []

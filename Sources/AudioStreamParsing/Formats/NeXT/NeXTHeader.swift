@@ -53,9 +53,12 @@ struct NeXTHeader: Hashable {
     ///   `limitExceeded` for a frame larger than `ParserLimits.maxPacketBytes`.
     static func decode(_ bytes: [UInt8], _ context: ParseContext) throws(AudioStreamError) -> NeXTHeader {
         var reader = ByteReader(bytes)
-        guard let magic = reader.readInteger(as: UInt32.self, endianness: .big), let offset = reader.readInteger(as: UInt32.self, endianness: .big),
-            let size = reader.readInteger(as: UInt32.self, endianness: .big), let encoding = reader.readInteger(as: UInt32.self, endianness: .big),
-            let rate = reader.readInteger(as: UInt32.self, endianness: .big), let channels = reader.readInteger(as: UInt32.self, endianness: .big)
+        guard let magic = reader.readInteger(as: UInt32.self, endianness: .big),
+            let offset = reader.readInteger(as: UInt32.self, endianness: .big),
+            let size = reader.readInteger(as: UInt32.self, endianness: .big),
+            let encoding = reader.readInteger(as: UInt32.self, endianness: .big),
+            let rate = reader.readInteger(as: UInt32.self, endianness: .big),
+            let channels = reader.readInteger(as: UInt32.self, endianness: .big)
         else {
             throw context.error(.invalidFile, "au (header): header shorter than 24 bytes")
         }

@@ -47,7 +47,9 @@ enum BroadcastExtensionChunk {
         text("originatorReference", 32)
         text("originationDate", 10)
         text("originationTime", 8)
-        if let low = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little), let high = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little) {
+        if let low = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
+            let high = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little)
+        {
             let reference = UInt64(high) << 32 | UInt64(low)
             add("timeReference", String(reference), infoKey: nil, to: &metadata)
         }

@@ -30,8 +30,10 @@ struct DataSize64Chunk: Equatable {
     /// - Throws: `invalidFile` when the body is shorter than 28 bytes.
     static func decode(_ body: [UInt8]) throws(WAVEChunkError) -> DataSize64Chunk {
         var reader = ByteReader(body)
-        guard let riffSize = reader.readInteger(as: UInt64.self, endianness: .little), let dataSize = reader.readInteger(as: UInt64.self, endianness: .little),
-            let sampleCount = reader.readInteger(as: UInt64.self, endianness: .little), let tableLength = reader.readInteger(as: UInt32.self, endianness: .little)
+        guard let riffSize = reader.readInteger(as: UInt64.self, endianness: .little),
+            let dataSize = reader.readInteger(as: UInt64.self, endianness: .little),
+            let sampleCount = reader.readInteger(as: UInt64.self, endianness: .little),
+            let tableLength = reader.readInteger(as: UInt32.self, endianness: .little)
         else {
             throw WAVEChunkError(.invalidFile, "wave (ds64): chunk is \(body.count) bytes, shorter than 28")
         }
@@ -42,7 +44,8 @@ struct DataSize64Chunk: Equatable {
             chunk.notes.append("wave (ds64): table declares \(tableLength) entries but holds \(entries)")
         }
         for _ in 0..<entries {
-            guard let id = reader.readFourCC(), let size = reader.readInteger(as: UInt64.self, endianness: .little) else { break }
+            guard let id = reader.readFourCC(), let size = reader.readInteger(as: UInt64.self, endianness: .little)
+            else { break }
             if chunk.chunkSizes[id] == nil { chunk.chunkSizes[id] = size }
         }
         return chunk

@@ -113,7 +113,8 @@ struct WAVEFormatChunk: Equatable {
     ///   when a `WAVE_FORMAT_EXTENSIBLE` sub-format GUID is not one built from a format tag.
     static func decode(_ body: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> WAVEFormatChunk {
         var reader = ByteReader(body)
-        guard body.count >= minimumByteCount, let formatTag = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+        guard body.count >= minimumByteCount,
+            let formatTag = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
             let channels = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
             let rate = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
             let averageBytes = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),

@@ -186,7 +186,8 @@ struct WAVEStreamFormat: Equatable {
             declared = Int(extensible.samples)
         } else {
             var reader = ByteReader(format.extensionBytes)
-            declared = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little).map { Int($0) } ?? 0
+            declared =
+                reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little).map { Int($0) } ?? 0
         }
         var notes: [String] = []
         var samplesPerBlock = derived
