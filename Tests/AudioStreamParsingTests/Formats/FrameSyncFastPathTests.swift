@@ -13,9 +13,14 @@ struct FrameSyncFastPathTests {
     /// Every media file under `Fixtures/` and every input of `Fixtures/malformed/`.
     static let inputs: [String] = {
         var paths = FixtureCatalog.mediaFiles.map(\.path)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: FixtureCatalog.malformedRoot)) ?? []
-        for name in names.sorted() where !name.hasSuffix(".json") && !name.hasPrefix(".") {
-            paths.append("malformed/" + name)
+        let fm = FileManager.default
+        let names = fm.subpaths(atPath: FixtureCatalog.malformedRoot) ?? []
+        for name in names.sorted() where !name.hasSuffix(".json") && !name.hasSuffix(".md") && !name.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            let full = (FixtureCatalog.malformedRoot as NSString).appendingPathComponent(name)
+            if fm.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                paths.append("malformed/" + name)
+            }
         }
         return paths
     }()

@@ -33,7 +33,9 @@ extension ADTSParser {
             context.emitPacketInChunk(size: size, variableFrames: 0, frames: Int64(ADTSFrameLayout.framesPerBlock))
             i += length
             guard indicesExact && index == totals.packets else { continue }
-            record(frameStart: frameStart, frameLength: length, size: size, frames: ADTSFrameLayout.framesPerBlock, context)
+            record(
+                frameStart: frameStart, frameLength: length, size: size, frames: ADTSFrameLayout.framesPerBlock,
+                context.limits)
             finishFrontierFrame(start: frameStart, length: length, seconds: frameSeconds, &context)
         }
         return i != start

@@ -31,7 +31,7 @@ extension ADTSParser {
             let index = context.nextPacketIndex
             context.emitPacket(size: block.count, variableFrames: variableFrames, frames: Int64(frames))
             if indicesExact && index == totals.packets {
-                record(frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames, context)
+                record(frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames, context.limits)
                 onFrontier = true
             }
         }
@@ -58,11 +58,11 @@ extension ADTSParser {
     /// Counts a packet on the frontier and records its frame's offset while the table may grow (the
     /// packets of a multi-block frame share the frame's offset).
     @inline(__always)
-    mutating func record(frameStart: Int64, frameLength: Int, size: Int, frames: Int, _ context: ParseContext) {
+    mutating func record(frameStart: Int64, frameLength: Int, size: Int, frames: Int, _ limits: ParserLimits) {
         let relative = frameStart - dataOffset
         _ = engine.offsets.record(
             packet: totals.packets, start: relative, end: relative + Int64(frameLength),
-            limit: context.limits.maxPacketTableEntries)
+            limit: limits.maxPacketTableEntries)
         totals.packets += 1
         totals.frames += Int64(frames)
         totals.payloadBytes += Int64(size)

@@ -8,10 +8,7 @@ extension ADTSParser {
         let limit = held?.frameLength ?? Int.max
         let outcome = FrameSyncSearch.search(
             sync, context.window, from: search.offset, limit: limit, counting: &search.junk)
-        switch outcome {
-        case .exhausted(let scanned) where held != nil:
-            // Safe to force unwrap: checked by the pattern.
-            let held = held!
+        if let held, case .exhausted(let scanned) = outcome {
             // No frame starts inside the held one: it was whole; what follows it is junk.
             emitFrame(held, &context)
             search.heldFrame = nil
@@ -19,6 +16,8 @@ extension ADTSParser {
             search.junk.forgetRejections()
             state = .searching(search)
             return .continue
+        }
+        switch outcome {
         case .undecided(let i, _), .exhausted(let i):
             // At the end of the stream, the search stops here too (`finish` takes the rest as junk).
             var n = i + 1
