@@ -66,6 +66,31 @@ struct FrameBoundaryTags {
         reader = nil
     }
 
+    /// Where an ID3v2 tag header is among junk.
+    enum HeaderSearch: Equatable {
+        /// A valid ID3v2 header starts this many bytes after the window's position.
+        case header(at: Int)
+        /// One may start at `at`: `atLeast` readable bytes decide.
+        case undecided(at: Int, atLeast: Int)
+        /// None starts in the bytes searched.
+        case none
+    }
+
+    /// Looks for a valid ID3v2 tag header starting at an offset in `start..<end` after the window's
+    /// position (a tag between frames that junk precedes, e.g. a concatenated file with padding); each
+    /// `I` found with `memchr` is checked.
+    static func findID3v2Header(_ window: InputWindow, from start: Int, to end: Int) -> HeaderSearch {
+        var i = start
+        while let k = window.firstIndex(of: 0x49, from: i, to: end) {
+            switch ID3v2Tag.Header.recognise(window, at: k) {
+            case .header: return .header(at: k)
+            case .needMoreData(let n) where !window.isFinal: return .undecided(at: k, atLeast: n)
+            case .needMoreData, .notATag: i = k + 1
+            }
+        }
+        return .none
+    }
+
     /// A frame follows the tags met since the last frame: the ID3v2 tags among them start the next
     /// part of the stream (a concatenated file, a stream's title change), so their metadata becomes
     /// the stream's metadata from this packet on (``ParseContext/announceTimedMetadata(_:)``); ID3v1

@@ -156,30 +156,26 @@ struct MPEGAudioParser: FrameSyncParser {
         case .undecided(let scanned, _), .exhausted(let scanned): end = scanned
         }
         let window = context.window
-        var i = search.tagScanned
-        while let k = window.firstIndex(of: 0x49, from: i, to: end) {
-            switch ID3v2Tag.Header.recognise(window, at: k) {
-            case .header:
-                search.junk.skip(k, &context)
-                reportJunk(search, &context)
-                engine.tags.beginID3v2(context.limits)
-                state = .id3v2Tag(start: context.window.position)
-                return .continue
-            case .needMoreData(let n) where !window.isFinal:
-                // A tag may start at k (never when a frame was found after it: its header bytes would
-                // fail the tag's size bytes). Keep k readable; junk before it may go.
-                let junk = min(k, max(0, end - Self.junkHoldBack))
-                search.junk.skip(junk, &context)
-                search.scanned = end - junk
-                search.tagScanned = k - junk
-                state = .searching(search)
-                return .needMoreData(atLeast: n - junk)
-            case .needMoreData, .notATag:
-                i = k + 1
-            }
+        switch FrameBoundaryTags.findID3v2Header(window, from: search.tagScanned, to: end) {
+        case .header(let k):
+            search.junk.skip(k, &context)
+            reportJunk(search, &context)
+            engine.tags.beginID3v2(context.limits)
+            state = .id3v2Tag(start: context.window.position)
+            return .continue
+        case .undecided(let k, let n):
+            // A tag may start at k (never when a frame was found after it: its header bytes would
+            // fail the tag's size bytes). Keep k readable; junk before it may go.
+            let junk = min(k, max(0, end - Self.junkHoldBack))
+            search.junk.skip(junk, &context)
+            search.scanned = end - junk
+            search.tagScanned = k - junk
+            state = .searching(search)
+            return .needMoreData(atLeast: n - junk)
+        case .none:
+            search.tagScanned = end
+            return nil
         }
-        search.tagScanned = end
-        return nil
     }
 
     /// One diagnostic per junk run.
