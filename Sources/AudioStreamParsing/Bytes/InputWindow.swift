@@ -146,12 +146,12 @@ struct InputWindow {
 
     // MARK: Reading without consuming
 
-    /// When no carried-over byte is left to read, the caller's chunk and the index in it of the position
-    /// (the readable bytes are `bytes[index...]`), so that a format parser's fast path can walk many
-    /// structures with plain pointer reads; `nil` while pending bytes are readable. Valid until the
-    /// window is next mutated.
-    var chunkCursor: (bytes: UnsafeRawBufferPointer, index: Int)? {
-        pendingRead == pending.count ? (chunk, chunkRead) : nil
+    /// When no carried-over byte is left to read, a cursor over the caller's chunk at the position (the
+    /// readable bytes are its `index..<count`), so that a format parser's fast path can walk many
+    /// structures with bounds-checked word loads; `nil` while pending bytes are readable. Valid until the
+    /// window is next mutated (consuming chunk bytes excepted).
+    var chunkCursor: ChunkCursor? {
+        pendingRead == pending.count ? ChunkCursor(chunk, index: chunkRead, base: chunkBase) : nil
     }
 
     /// The byte `offset` bytes after the position, or `nil` when not yet available.

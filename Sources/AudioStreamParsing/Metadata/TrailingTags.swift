@@ -92,10 +92,10 @@ struct TrailingTags {
     /// the parsers stream them with ``ID3v2StreamReader`` (frame by frame, artwork up to
     /// `maxArtworkBytes`) and append the result with ``appendID3v2(_:at:)``.
     ///
-    /// - Parameter format: the diagnostic prefix ("mpeg", "adts").
+    /// - Parameter structure: the stream's format ("mpeg", "adts"); the diagnostics name the tag kind.
     /// - Returns: the step to take, or `nil` when the bytes are not a usable tag after all (the
     ///   caller then treats them as junk).
-    mutating func read(_ kind: Kind, _ context: inout ParseContext, format: String) -> ParseStep? {
+    mutating func read(_ kind: Kind, _ context: inout ParseContext, _ structure: Structure) -> ParseStep? {
         let window = context.window
         let length: Int
         switch kind {
@@ -122,13 +122,13 @@ struct TrailingTags {
         let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
         if length > limit {
             append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: []))
-            context.diagnose("\(format) (\(kind.rawValue)): \(length)-byte tag exceeds maxTagBytes; skipped")
+            context.diagnose(.limitExceeded, structure(kind.rawValue), "\(length)-byte tag exceeds maxTagBytes; skipped")
             return .skip(Int64(length))
         }
         guard let bytes = window.peekBytes(count: length) else {
             if !window.isFinal { return .needMoreData(atLeast: length) }
             if kind == .id3v1 { return nil }
-            context.diagnose("\(format) (\(kind.rawValue)): stream ends inside a \(length)-byte tag")
+            context.diagnose(.truncated, structure(kind.rawValue), "stream ends inside a \(length)-byte tag")
             append(.init(kind: kind, offset: offset, byteCount: Int64(window.readable), bytes: []))
             context.window.consume(window.readable)
             return .continue

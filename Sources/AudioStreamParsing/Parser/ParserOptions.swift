@@ -37,6 +37,11 @@ public struct ParserOptions: Sendable {
     /// these file types (and the ID3v2 prefix probe), so a harness can force one format's parser on any
     /// input. Default: nil (every probe).
     var onlyFileTypes: Set<AudioFileType>?
+    /// For tests (not public API): whether the frame-sync parsers (MPEG audio, ADTS, FLAC) take their
+    /// fast path, walking many whole frames of the caller's chunk in one step
+    /// (`FrameSyncParser.walkFrames`). Off, every frame takes the general path; the events are the same
+    /// (`FrameSyncFastPathTests`). Default: true.
+    var usesFrameSyncFastPath = true
 
     /// Creates options; every parameter has a documented default.
     public init(

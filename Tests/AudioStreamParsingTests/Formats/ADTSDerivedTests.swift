@@ -27,6 +27,7 @@ struct ADTSDerivedTests {
         #expect(log.lastValues[.dataOffset] == .dataOffset(100))
         let diagnostics = ADTSFixtures.diagnostics(log)
         #expect(diagnostics.count == 2)
+        #expect(diagnostics.map(\.kind) == [.junkSkipped, .junkSkipped])
         #expect(diagnostics.first?.byteOffset == 0)
         #expect(diagnostics.first?.message.contains("100 bytes") == true)
         #expect(diagnostics.first?.message.contains("2 syncword(s) rejected") == true)
@@ -103,6 +104,7 @@ struct ADTSDerivedTests {
         #expect(log.packets.map(\.frames) == Array(repeating: 2048, count: 22) + [0])
         let diagnostics = ADTSFixtures.diagnostics(log)
         #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.kind == .unsupportedFeature)
         #expect(diagnostics.first?.message.contains("2 raw data blocks") == true)
         let parser = AudioStreamParser()
         try parser.parse(bytes)
@@ -221,7 +223,7 @@ struct ADTSDerivedTests {
             #expect(log.error == nil, "\(chunking): \(String(describing: log.error))")
             #expect(log.packetCount == 8, "\(chunking)")
             #expect(
-                log.diagnostics.contains { $0.message.contains("program_config_element") },
+                log.diagnostics.contains { $0.kind == .inconsistentValues && $0.message.contains("program_config_element") },
                 "\(chunking): \(log.diagnostics)")
         }
     }

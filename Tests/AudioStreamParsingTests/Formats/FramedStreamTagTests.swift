@@ -105,6 +105,7 @@ struct FramedStreamTagTests {
         #expect(log.packets.map(\.offset) == frames.map { $0.pos + 7 })
         // Only the junk is reported; the tags are not junk.
         #expect(log.diagnostics.map(\.byteOffset) == [Int64(base.count)])
+        #expect(log.diagnostics.map(\.kind) == [.junkSkipped])
         #expect(log.diagnostics.first?.message.contains("\(junk.count) bytes") == true)
         let events = Self.metadataEvents(log)
         #expect(events.count == 1)
@@ -126,7 +127,7 @@ struct FramedStreamTagTests {
         let wanted = frames.map { $0.pos + 7 } + frames.map { $0.pos + 7 + shift }
         #expect(log.packets.map(\.offset) == wanted)
         #expect(
-            log.diagnostics == [ParserDiagnostic(at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")]
+            log.diagnostics == [ParserDiagnostic(.structureSkipped, at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")]
         )
         #expect(Self.metadataEvents(log).isEmpty)
     }
@@ -192,6 +193,7 @@ struct FramedStreamTagTests {
                 "mpeg: tag(s) between frames skipped (ID3v1)",
                 "mpeg: the Xing/VBRI header declares \(packetsA.count) frames; the stream has \(wanted.count)",
             ])
+        #expect(log.diagnostics.map(\.kind) == [.structureSkipped, .inconsistentValues])
         #expect(log.diagnostics.first?.byteOffset == Int64(a.count - 128))
         let events = Self.metadataEvents(log)
         #expect(events.map(\.packetsBefore) == [0, Int64(packetsA.count)])
@@ -215,7 +217,7 @@ struct FramedStreamTagTests {
         #expect(failures.isEmpty, "\(failures)")
         #expect(
             log.diagnostics
-                == [ParserDiagnostic(at: Int64(a.count), "mpeg: \(junk.count) bytes of junk skipped between frames")])
+                == [ParserDiagnostic(.junkSkipped, at: Int64(a.count), "mpeg: \(junk.count) bytes of junk skipped between frames")])
         let events = Self.metadataEvents(log)
         #expect(events.map(\.packetsBefore) == [Int64(packetsA.count)])
         #expect(events.first?.metadata.info[InfoKey.title] == "Eye Tïtle")
@@ -307,10 +309,10 @@ struct FramedStreamTagTests {
         #expect(
             log.lastValues[.packetTableInfo]
                 == .packetTableInfo(PacketTableInfo(numberValidFrames: 0, primingFrames: 2029, remainderFrames: 275)))
-        let clamped = log.diagnostics.filter { $0.message.contains("clamped") }
+        let clamped = log.diagnostics.filter { $0.kind == .sizeCorrected }
         #expect(clamped.count == 1)
         #expect(clamped.first?.byteOffset == 0)
-        #expect(!log.diagnostics.contains { $0.message.contains("CRC") })
+        #expect(!log.diagnostics.contains { $0.kind == .checksumMismatch })
     }
 
     @Test("LAME delay + padding within the stream: the values as the LAME spec gives them")

@@ -1,37 +1,30 @@
-/// The in-sync fast path: a run of single-block frames that lie in the caller's chunk, each followed by
-/// an agreeing valid header, is emitted in one step with plain pointer reads (no header structs, no
-/// per-frame layout arrays).
+/// The in-sync fast path (the frame-sync engine's hook, ``FrameSyncParser/walkFrames(_:_:)``): a run of
+/// single-block frames that lie in the caller's chunk, each followed by an agreeing valid header, is
+/// emitted in one step with word loads (no header structs, no per-frame layout arrays).
 ///
 /// It takes exactly the decisions `stepSynced` and `emitFrame` take for such frames, and stops at the
 /// first frame that needs anything else (several raw data blocks, a tag, junk, a format change, the end
 /// of the readable bytes, packets to skip after a seek); the general path then handles that frame.
 /// See `docs/performance.md`.
 extension ADTSParser {
-    /// Emits every frame at the position that the fast path can decide; true when it emitted one.
-    mutating func emitFramesFast(_ context: inout ParseContext) -> Bool {
-        guard trailingTags.isEmpty, skipPackets == 0, let cursor = context.window.chunkCursor,
-            let header = configuration?.header
-        else { return false }
-        let bytes = cursor.bytes
-        let end = bytes.count
+    mutating func walkFrames(_ cursor: ChunkCursor, _ context: inout ParseContext) -> Bool {
+        guard skipPackets == 0, let header = configuration?.header else { return false }
         var i = cursor.index
         let start = i
         // The fixed fields `ADTSHeader.agrees(with:)` compares, plus the syncword and layer.
         let expected = ADTSFastHeader.fixedBits(of: header)
         let frameSeconds = seconds(of: ADTSFastHeader.oneBlock(header))
-        let chunkBase = context.window.chunkBase
+        let chunkBase = cursor.base
         var prefetch = HeaderPrefetch()
-        defer { prefetchSink = prefetch.touched }
-        while end - i >= 8 {
-            let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        defer { engine.prefetchSink = prefetch.touched }
+        while let word = cursor.loadBigEndianUInt64(at: i) {
             // This frame: agreeing fixed fields, one raw data block, a length that leaves raw data.
             guard word & ADTSFastHeader.fixedMask == expected, ADTSFastHeader.blockCount(word) == 1 else { break }
             let length = ADTSFastHeader.frameLength(word)
             let headerLength = ADTSFastHeader.protectionAbsent(word) ? ADTSHeader.fixedSize : ADTSHeader.fixedSize + 2
-            guard length >= headerLength + 1, end - i - length >= 8 else { break }
-            prefetch.frame(in: bytes, at: i)
-            // Its successor: a valid header that agrees (`ADTSSync.successor` answers `.frame`).
-            let next = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt64.self))
+            // Its successor: a valid header that agrees (`ADTSFrameSync.successor` answers `.frame`).
+            guard length >= headerLength + 1, let next = cursor.loadBigEndianUInt64(at: i + length) else { break }
+            prefetch.frame(in: cursor, at: i)
             guard next & ADTSFastHeader.fixedMask == expected, ADTSFastHeader.isValidLength(next) else { break }
             let frameStart = chunkBase + Int64(i)
             let size = length - headerLength
@@ -40,7 +33,9 @@ extension ADTSParser {
             context.emitPacketInChunk(size: size, variableFrames: 0, frames: Int64(ADTSFrameLayout.framesPerBlock))
             i += length
             guard indicesExact && index == totals.packets else { continue }
-            record(frameStart: frameStart, size: size, frames: ADTSFrameLayout.framesPerBlock, context.limits)
+            record(
+                frameStart: frameStart, frameLength: length, size: size, frames: ADTSFrameLayout.framesPerBlock,
+                context.limits)
             finishFrontierFrame(start: frameStart, length: length, seconds: frameSeconds, &context)
         }
         return i != start

@@ -2,12 +2,8 @@ extension ADTSParser {
     /// Emits the packets of the frame at the position (its bytes are readable) and consumes it.
     mutating func emitFrame(_ header: ADTSHeader, _ context: inout ParseContext) {
         let start = context.window.position
-        if let first = trailingTags.tags.first {
-            // Tags between frames (concatenated files): they ended the previous part.
-            let kinds = trailingTags.tags.map(\.kind.rawValue).joined(separator: ", ")
-            context.diagnose(at: first.offset, "adts: tag(s) between frames skipped (\(kinds))")
-            trailingTags.removeAll()
-        }
+        // Tags between frames (concatenated files): they ended the previous part.
+        if !engine.tags.isEmpty { engine.tags.announceBetweenFrames(Self.structure, &context) }
         let layout = ADTSFrameLayout.make(header, context.window, at: 0)
         let frames = layout.framesPerPacket
         var variableFrames: UInt32 = 0
@@ -15,7 +11,8 @@ extension ADTSParser {
             variableFrames = UInt32(frames)
             if !hasVariablePackets {
                 context.diagnose(
-                    "adts: the frame at \(start) holds \(header.rawDataBlockCount) raw data blocks and "
+                    .unsupportedFeature, Self.structure,
+                    "the frame at \(start) holds \(header.rawDataBlockCount) raw data blocks and "
                         + "\(reason); it is emitted as one packet of \(frames) frames (reported once)")
             }
             hasVariablePackets = true
@@ -34,7 +31,7 @@ extension ADTSParser {
             let index = context.nextPacketIndex
             context.emitPacket(size: block.count, variableFrames: variableFrames, frames: Int64(frames))
             if indicesExact && index == totals.packets {
-                record(frameStart: start, size: block.count, frames: frames, context.limits)
+                record(frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames, context.limits)
                 onFrontier = true
             }
         }
@@ -51,9 +48,6 @@ extension ADTSParser {
         totals.frameBytes += Int64(length)
         totals.seconds += seconds
         totals.end = start + Int64(length)
-        if !packetOffsets.isEmpty && Int64(packetOffsets.count - 1) == totals.packets {
-            packetOffsets.replaceLast(totals.end - dataOffset)
-        }
         if totals.packets >= totals.nextAnnouncement {
             announceRates(&context)
             let next = totals.nextAnnouncement
@@ -61,18 +55,14 @@ extension ADTSParser {
         }
     }
 
-    /// Counts a packet on the frontier and records its frame's offset while the table may grow.
-    mutating func record(frameStart: Int64, size: Int, frames: Int, _ limits: ParserLimits) {
-        let recorded = max(0, packetOffsets.count - 1)
-        if Int64(recorded) == totals.packets && recorded < limits.maxPacketTableEntries {
-            let relative = frameStart - dataOffset
-            if packetOffsets.isEmpty {
-                packetOffsets = PositionTable([relative, relative])
-            } else {
-                packetOffsets.replaceLast(relative)
-                packetOffsets.append(relative)
-            }
-        }
+    /// Counts a packet on the frontier and records its frame's offset while the table may grow (the
+    /// packets of a multi-block frame share the frame's offset).
+    @inline(__always)
+    mutating func record(frameStart: Int64, frameLength: Int, size: Int, frames: Int, _ limits: ParserLimits) {
+        let relative = frameStart - dataOffset
+        _ = engine.offsets.record(
+            packet: totals.packets, start: relative, end: relative + Int64(frameLength),
+            limit: limits.maxPacketTableEntries)
         totals.packets += 1
         totals.frames += Int64(frames)
         totals.payloadBytes += Int64(size)

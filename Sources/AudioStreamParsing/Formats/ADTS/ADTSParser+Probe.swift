@@ -22,28 +22,18 @@ extension ADTSParser {
             }
             break
         }
-        var i = start
-        while i < limit {
-            // Only a 0xFF byte can start a frame (`examine` answers `.noSync` elsewhere): jump to the next
-            // one with a memchr-style scan.
-            let scanEnd = min(limit, window.readable)
-            if i < scanEnd, window.peekUInt8(at: i) != 0xFF {
-                i = window.firstIndex(of: 0xFF, from: i, to: scanEnd) ?? scanEnd
-                continue
-            }
-            switch ADTSSync.examine(window, at: i, tags: false, horizon: limit) {
-            case .noSync, .rejected, .id3Tag:
-                i += 1
-            case .confirmed:
-                return .match(.aacADTS, ADTSParser(), offset: i)
-            case .needMoreData(let n):
-                if window.isFinal { return .noMatch }
-                // The probe rescans from the start on every run: ask for at least twice what is
-                // readable (at most the look-ahead, which `examine` never asks beyond), so that bytes
-                // fed one at a time are scanned O(log n) times, O(n) work in all.
-                return .needMoreData(atLeast: max(n, min(limit, 2 * window.readable)), noMatchBefore: i)
-            }
+        let engine = FrameSyncEngine(usesFastPath: options.usesFrameSyncFastPath)
+        switch FrameSyncSearch.search(ADTSFrameSync(stopsAtTags: false), window, from: start, horizon: limit) {
+        case .frame(let offset, _):
+            return .match(.aacADTS, ADTSParser(engine: engine), offset: offset)
+        case .exhausted, .tag:
+            return .noMatch
+        case .undecided(let scanned, let n):
+            if window.isFinal { return .noMatch }
+            // The probe rescans from the start on every run: ask for at least twice what is
+            // readable (at most the look-ahead, which the search never asks beyond), so that bytes
+            // fed one at a time are scanned O(log n) times, O(n) work in all.
+            return .needMoreData(atLeast: max(n, min(limit, 2 * window.readable)), noMatchBefore: scanned)
         }
-        return .noMatch
     }
 }

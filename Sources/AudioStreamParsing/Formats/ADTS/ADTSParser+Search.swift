@@ -1,84 +1,75 @@
 extension ADTSParser {
-    /// Scans for the next confirmed frame from where the search stopped, dropping junk as it goes
-    /// (unless a held frame must stay readable).
+    /// Scans for the next confirmed frame from where the search stopped (``FrameSyncSearch``), dropping
+    /// junk as it goes (unless a held frame must stay readable).
     mutating func stepSearch(_ search: inout Search, _ context: inout ParseContext) -> ParseStep {
-        var i = search.offset
-        while true {
-            if let held = search.heldFrame, i >= held.frameLength {
-                // No frame starts inside the held one: it was whole; what follows it is junk.
-                emitFrame(held, &context)
-                search.heldFrame = nil
-                search.offset = i - held.frameLength
-                search.rejected = 0
-                search.firstRejection = nil
-                state = .searching(search)
-                return .continue
-            }
-            switch ADTSSync.examine(context.window, at: i, tags: search.heldFrame == nil) {
-            case .noSync:
-                i += 1
-            case .rejected(let reason):
-                search.rejected += 1
-                if search.firstRejection == nil { search.firstRejection = reason }
-                i += 1
-            case .needMoreData(let n):
-                let holdBack = TrailingTagLocator.junkHoldBack
-                if search.heldFrame == nil && i > holdBack {
-                    // Everything before `i` is junk: drop it now rather than hold it, except its last
-                    // bytes, which may be tags that end the stream (read at `finish`).
-                    skipJunk(i - holdBack, &search, &context)
-                    search.offset = holdBack
-                    state = .searching(search)
-                    return .continue
-                }
-                search.offset = i
-                state = .searching(search)
-                return .needMoreData(atLeast: n)
-            case .id3Tag:
-                skipJunk(i, &search, &context)
-                reportSkipped(search, &context)
-                state = .tag
-                return .continue
-            case .confirmed(let header):
-                if search.heldFrame != nil {
-                    // A frame starts inside the held one: the held frame's length was damaged.
-                    search.droppedFrame = context.window.position
-                }
-                skipJunk(i, &search, &context)
-                reportSkipped(search, &context)
-                enterSync(header, &context)
-                return .continue
-            }
+        let held = search.heldFrame
+        // A frame starting inside a held frame drops it; none before its end: it was whole.
+        let sync = ADTSFrameSync(stopsAtTags: held == nil)
+        let limit = held?.frameLength ?? Int.max
+        let outcome = FrameSyncSearch.search(
+            sync, context.window, from: search.offset, limit: limit, counting: &search.junk)
+        if let held, case .exhausted(let scanned) = outcome {
+            // No frame starts inside the held one: it was whole; what follows it is junk.
+            emitFrame(held, &context)
+            search.heldFrame = nil
+            search.offset = scanned - held.frameLength
+            search.junk.forgetRejections()
+            state = .searching(search)
+            return .continue
         }
-    }
-
-    /// Drops `count` bytes at the position as skipped.
-    mutating func skipJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
-        guard count > 0 else { return }
-        if search.skippedStart == nil { search.skippedStart = context.window.position }
-        search.skipped += Int64(count)
-        context.window.consume(count)
+        switch outcome {
+        case .undecided(let i, _), .exhausted(let i):
+            // At the end of the stream, the search stops here too (`finish` takes the rest as junk).
+            var n = i + 1
+            if case .undecided(_, let atLeast) = outcome { n = atLeast }
+            let holdBack = TrailingTagLocator.junkHoldBack
+            if search.heldFrame == nil && i > holdBack {
+                // Everything before `i` is junk: drop it now rather than hold it, except its last
+                // bytes, which may be tags that end the stream (read at `finish`).
+                search.junk.skip(i - holdBack, &context)
+                search.offset = holdBack
+                state = .searching(search)
+                return .continue
+            }
+            search.offset = i
+            state = .searching(search)
+            return .needMoreData(atLeast: n)
+        case .tag(let i):
+            search.junk.skip(i, &context)
+            reportSkipped(search, &context)
+            state = .tag
+            return .continue
+        case .frame(let i, let header):
+            if search.heldFrame != nil {
+                // A frame starts inside the held one: the held frame's length was damaged.
+                search.droppedFrame = context.window.position
+            }
+            search.junk.skip(i, &context)
+            reportSkipped(search, &context)
+            enterSync(header, &context)
+            return .continue
+        }
     }
 
     /// One diagnostic for a run of skipped bytes (none when nothing was skipped).
     func reportSkipped(_ search: Search, _ context: inout ParseContext) {
-        guard search.skipped > 0, let start = search.skippedStart else { return }
-        let n = search.skipped
-        var message: String
-        switch search.cause {
-        case .start: message = "adts: \(n) bytes of junk before the first frame skipped"
-        case .lostSync: message = "adts: lost sync at \(start); \(n) bytes skipped to the next frame"
-        case .afterTag: message = "adts: \(n) bytes of junk after an ID3v2 tag skipped"
-        case .discontinuity: message = "adts: \(n) bytes skipped to resynchronise after a discontinuity"
-        case .seek: message = "adts: \(n) bytes skipped to the first frame after the seek position"
+        search.junk.report(&context) { n, start in
+            var message: String
+            switch search.cause {
+            case .start: message = "\(n) bytes of junk before the first frame skipped"
+            case .lostSync: message = "lost sync at \(start); \(n) bytes skipped to the next frame"
+            case .afterTag: message = "\(n) bytes of junk after an ID3v2 tag skipped"
+            case .discontinuity: message = "\(n) bytes skipped to resynchronise after a discontinuity"
+            case .seek: message = "\(n) bytes skipped to the first frame after the seek position"
+            }
+            if let dropped = search.droppedFrame {
+                message += "; the frame at \(dropped) was cut short by a frame starting inside it and was dropped"
+            }
+            if search.junk.rejected > 0, let first = search.junk.firstRejection {
+                message += " (\(search.junk.rejected) syncword(s) rejected; first: \(first))"
+            }
+            return Self.structure.message(message)
         }
-        if let dropped = search.droppedFrame {
-            message += "; the frame at \(dropped) was cut short by a frame starting inside it and was dropped"
-        }
-        if search.rejected > 0, let first = search.firstRejection {
-            message += " (\(search.rejected) syncword(s) rejected; first: \(first))"
-        }
-        context.diagnose(at: start, message)
     }
 
     /// A frame was confirmed at the position: publishes the stream (first frame), or announces a
@@ -95,7 +86,7 @@ extension ADTSParser {
         guard let current = configuration else {
             configuration = candidate
             dataOffset = position
-            if let problem = candidate.problem { context.diagnose("adts: \(problem)") }
+            if let problem = candidate.problem { context.diagnose(.inconsistentValues, Self.structure, problem) }
             let bound = UInt32(Self.packetSizeUpperBound)
             let payloadBytes = header.frameLength - header.headerLength
             var values = candidate.propertyValues
@@ -116,9 +107,10 @@ extension ADTSParser {
             return
         }
         context.diagnose(
-            "adts: the stream's format changes at \(position) (audioObjectType \(header.audioObjectType), "
+            .formatChange, Self.structure,
+            "the stream's format changes at \(position) (audioObjectType \(header.audioObjectType), "
                 + "\(header.samplingFrequency) Hz, channel_configuration \(header.channelConfiguration))")
-        if let problem = candidate.problem { context.diagnose("adts: \(problem)") }
+        if let problem = candidate.problem { context.diagnose(.inconsistentValues, Self.structure, problem) }
         var values = candidate.propertyValues
         values.sort { $0.announcementOrder < $1.announcementOrder }
         for value in values { context.announce(value) }

@@ -2,12 +2,14 @@
 /// frames (ISO/IEC 13818-7 §6.2, ISO/IEC 14496-3 Annex 1.A), possibly with ID3v2 tags before and
 /// between them. See `docs/formats/adts.md`.
 ///
-/// - Sync: a frame is accepted when the frame that follows it agrees (``ADTSSync``); junk, false
-///   syncs and invalid headers are skipped with one diagnostic per skipped run. The scan remembers
-///   how far it got, so one-byte feeding stays linear. Once in sync, each frame needs its successor
+/// - Sync: a frame is accepted when the frame that follows it agrees (the frame-sync engine's search,
+///   ``FrameSyncSearch`` with ``ADTSFrameSync``); junk, false syncs and invalid headers are skipped
+///   with one diagnostic per skipped run (``JunkRun``). The scan remembers how far it got, so one-byte
+///   feeding stays linear. Once in sync, each frame needs its successor
 ///   (an agreeing header, an ID3v2 tag or the end of the stream) before it is emitted; a frame whose
 ///   successor is junk is kept back while the scan checks that no frame starts inside it, then
-///   emitted (junk was inserted after it) or dropped (its length was damaged).
+///   emitted (junk was inserted after it) or dropped (its length was damaged). In sync, runs of
+///   single-block frames in the caller's chunk take the engine's fast path (``walkFrames(_:_:)``).
 /// - Packets: one per raw data block, the ADTS header (and CRC fields) stripped: the descriptions
 ///   point past the headers, batches span frames zero-copy. A frame with several raw data blocks is
 ///   split when its header carries `raw_data_block_position`s (CRC-protected frames), otherwise it is
@@ -31,7 +33,10 @@
 ///   audioDataByteCount (from the first frame to the end of the last), bitRate,
 ///   averageBytesPerPacket and maximumPacketSize when the stream was parsed in order. Throws
 ///   `invalidFile` when no frame was found.
-struct ADTSParser: FormatParser {
+struct ADTSParser: FrameSyncParser {
+    /// The prefix of the parser's errors and diagnostics.
+    static let structure = Structure("adts")
+
     /// Where the parser is.
     enum State {
         /// Looking for a frame: at the start, after lost sync, a tag, a discontinuity or a seek.
@@ -52,12 +57,8 @@ struct ADTSParser: FormatParser {
         var heldFrame: ADTSHeader?
         /// Bytes after the position already examined.
         var offset = 0
-        /// Where the skipped bytes began, and how many were skipped.
-        var skippedStart: Int64?
-        var skipped: Int64 = 0
-        /// Syncwords rejected among the skipped bytes, and the first reason.
-        var rejected = 0
-        var firstRejection: String?
+        /// The bytes skipped, and the syncwords rejected among them.
+        var junk = JunkRun()
         /// The offset of a held frame that had to be dropped.
         var droppedFrame: Int64?
 
@@ -95,9 +96,6 @@ struct ADTSParser: FormatParser {
     /// Absolute offset of the first frame.
     var dataOffset: Int64 = 0
     var totals = Totals()
-    /// Frame start (relative to `dataOffset`) of every packet on the frontier, plus the end of the
-    /// last frame; bounded by `ParserLimits.maxPacketTableEntries`.
-    var packetOffsets = PositionTable()
     /// False once the packet indices no longer count from the first frame (after a discontinuity or an
     /// estimated seek).
     var indicesExact = true
@@ -108,24 +106,24 @@ struct ADTSParser: FormatParser {
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
     /// ID3v1/APEv2 tags met at a frame boundary since the last frame (read at `finish`, or reported
-    /// when a frame follows them).
-    var trailingTags = TrailingTags()
-    /// The ID3v2 tag being read (kept outside `state` so it is mutated in place).
-    var tagReader: ID3v2StreamReader?
-    /// Where the fast path's look-ahead loads go (stored so they are not optimised away).
-    var prefetchSink: UInt8 = 0
+    /// when a frame follows them), the ID3v2 tag being read, the frame offset of every packet on the
+    /// frontier (relative to `dataOffset`), the fast-path switch.
+    var engine: FrameSyncEngine
+
+    init(engine: FrameSyncEngine = FrameSyncEngine()) {
+        self.engine = engine
+    }
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .searching(var search):
             let step = stepSearch(&search, &context)
-            if case .searching(let s) = state, s.skipped > Int64(context.limits.maxSyncScanBytes) {
-                throw context.error(
-                    .limitExceeded, "adts: no frame within maxSyncScanBytes (\(s.skipped) bytes skipped)")
+            if case .searching(let s) = state {
+                try s.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
             }
             return step
         case .synced:
-            if emitFramesFast(&context) { return .continue }
+            if stepFast(&context) { return .continue }
             return stepSynced(&context)
         case .tag:
             return stepTag(&context)
@@ -139,7 +137,7 @@ struct ADTSParser: FormatParser {
             // An ID3v1 or APEv2 tag after a frame (ID3v2 tags are found by the search, as timed metadata).
             switch TrailingTags.kind(in: window, at: 0) {
             case .tag(let kind) where kind != .id3v2:
-                if let step = trailingTags.read(kind, &context, format: "adts") { return step }
+                if let step = engine.tags.trailing.read(kind, &context, Self.structure) { return step }
             case .undecided(let n) where !window.isFinal:
                 return .needMoreData(atLeast: n)
             default:
@@ -151,7 +149,8 @@ struct ADTSParser: FormatParser {
             if window.readable == 0 { return .needMoreData(atLeast: 1) }
             if window.peekUInt8() == 0xFF && (window.peekUInt8(at: 1).map { $0 & 0xF6 == 0xF0 } ?? true) {
                 context.diagnose(
-                    "adts: the stream ends inside the frame header at \(window.position) "
+                    .truncated, Self.structure,
+                    "the stream ends inside the frame header at \(window.position) "
                         + "(\(window.readable) of 7 bytes); dropped")
                 context.window.consume(window.readable)
                 return .continue
@@ -164,7 +163,7 @@ struct ADTSParser: FormatParser {
             state = .searching(Search(cause: .lostSync))
             return .continue
         }
-        switch ADTSSync.successor(of: header, window, at: header.frameLength) {
+        switch ADTSFrameSync.successor(of: header, window, at: header.frameLength) {
         case .frame, .id3Tag, .endOfStream:
             emitFrame(header, &context)
             return .continue
@@ -172,7 +171,8 @@ struct ADTSParser: FormatParser {
             return .needMoreData(atLeast: n)
         case .truncated:
             context.diagnose(
-                "adts: the stream ends inside the frame at \(window.position) (\(window.readable) of "
+                .truncated, Self.structure,
+                "the stream ends inside the frame at \(window.position) (\(window.readable) of "
                     + "\(header.frameLength) bytes); the partial frame is dropped")
             context.window.consume(window.readable)
             return .continue
@@ -186,15 +186,11 @@ struct ADTSParser: FormatParser {
     /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered, so a large
     /// tag never delays the frames after it beyond its own bytes); then announced.
     private mutating func stepTag(_ context: inout ParseContext) -> ParseStep {
-        if tagReader == nil { tagReader = ID3v2StreamReader(limits: context.limits) }
-        // Safe to force unwrap: set just above; the call mutates the stored reader in place.
-        switch tagReader!.step(&context) {
-        case .needMoreData(let n):
-            return .needMoreData(atLeast: n)
-        case .skip(let n):
-            return .skip(n)
+        if !engine.tags.isReadingID3v2 { engine.tags.beginID3v2(context.limits) }
+        switch engine.tags.stepID3v2(&context) {
+        case .step(let step):
+            return step
         case .done(let tag):
-            tagReader = nil
             state = .searching(Search(cause: .afterTag))
             apply(tag)
             if configuration != nil, !tag.metadata.isEmpty {
@@ -204,9 +200,8 @@ struct ADTSParser: FormatParser {
             }
         case .notATag:
             // The search recognised a header here; cannot happen. Pass the byte as junk.
-            tagReader = nil
             var search = Search(cause: .lostSync)
-            skipJunk(1, &search, &context)
+            search.junk.skip(1, &context)
             state = .searching(search)
         }
         return .continue
@@ -225,8 +220,7 @@ struct ADTSParser: FormatParser {
         try stepToEnd(&context)
         if case .tag = state {
             // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
-            let tag = tagReader?.finish(&context)
-            tagReader = nil
+            let tag = engine.tags.finishID3v2(&context)
             context.window.consume(context.window.readable)
             state = .searching(Search(cause: .afterTag))
             if let tag {
@@ -237,14 +231,14 @@ struct ADTSParser: FormatParser {
         if case .searching(let search) = state {
             var search = search
             if configuration != nil { locateTrailingTags(&search, &context) }
-            skipJunk(context.window.readable, &search, &context)
+            search.junk.skip(context.window.readable, &context)
             reportSkipped(search, &context)
             state = .searching(Search(cause: .lostSync))
         }
         guard configuration != nil else {
-            throw context.error(.invalidFile, "adts: no ADTS frame found in the stream")
+            throw context.error(.invalidFile, Self.structure, "no ADTS frame found in the stream")
         }
-        if let metadata = trailingTags.metadata(limits: context.limits) {
+        if let metadata = engine.tags.trailing.metadata(limits: context.limits) {
             // APEv2/ID3v1 after the last frame: merged after the tags that started the stream.
             context.announce(.metadata((leadingMetadata ?? AudioMetadata()).merging(metadata)))
         }
@@ -269,31 +263,22 @@ struct ADTSParser: FormatParser {
         let tailStart = context.window.position
         let junkBefore = max(0, layout.start)
         // Tag bytes that were already dropped as junk are not junk after all.
-        let passed = min(Int64(max(0, -layout.start)), search.skipped)
-        search.skipped -= passed
-        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
-            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
-        ]
-        for case (let kind, let range?) in ranges {
-            trailingTags.append(
-                .init(
-                    kind: kind, offset: tailStart + Int64(range.lowerBound), byteCount: Int64(range.count),
-                    bytes: range.lowerBound >= 0 ? Array(tail[range]) : []))
-        }
-        skipJunk(junkBefore, &search, &context)
+        search.junk.takeBack(Int64(max(0, -layout.start)))
+        for tag in layout.tags(in: tail, at: tailStart) { engine.tags.trailing.append(tag) }
+        search.junk.skip(junkBefore, &context)
         context.window.consume(tail.count - junkBefore)
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .searching(Search(cause: .discontinuity))
         skipPackets = 0
-        trailingTags.removeAll()
-        tagReader = nil
+        engine.tags.removeAll()
         if configuration != nil { indicesExact = false }
     }
 
     var packetMap: PacketMap {
         guard configuration != nil else { return .unknown }
+        let packetOffsets = engine.offsets.offsets
         var map = PacketMap(
             framesPerPacket: hasVariablePackets ? nil : Int64(ADTSFrameLayout.framesPerBlock),
             packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets, packetCount: finalPacketCount)
@@ -306,8 +291,8 @@ struct ADTSParser: FormatParser {
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard configuration != nil else { return false }
         skipPackets = 0
-        trailingTags.removeAll()
-        tagReader = nil
+        engine.tags.removeAll()
+        let packetOffsets = engine.offsets.offsets
         let recorded = Int64(max(0, packetOffsets.count - 1))
         if packet < recorded {
             // Exact: a frame starts there. Packets of the same frame before the target are dropped.

@@ -5,18 +5,14 @@ extension FLACParser {
         try stepToEnd(&context)
         switch state {
         case .marker:
-            throw context.error(.invalidFile, "flac: the stream ends inside the fLaC marker")
+            throw context.error(.invalidFile, Self.structure, "the stream ends inside the fLaC marker")
         case .blockHeader, .blockBody:
             throw context.error(
-                .invalidFile,
                 streamInfo == nil
-                    ? "flac (STREAMINFO): the stream ends before STREAMINFO is complete"
-                    : "flac (metadata): the stream ends inside the metadata blocks")
+                    ? Self.streamInfoBlock.invalid("the stream ends before STREAMINFO is complete")
+                    : Self.metadataBlocks.invalid("the stream ends inside the metadata blocks"))
         case .searching(var search):
-            search.skipped += Int64(context.window.readable)
-            if search.skippedStart == nil && context.window.readable > 0 {
-                search.skippedStart = context.window.position
-            }
+            search.junk.add(context.window.readable, at: context.window.position)
             context.window.consume(context.window.readable)
             reportSkipped(search, &context)
         case .frame(let scan):
@@ -27,7 +23,8 @@ extension FLACParser {
         finalPacketCount = totals.packets
         if let declared = declaredPacketCount, declared != totals.packets {
             context.diagnose(
-                "flac: \(totals.packets) frames parsed; STREAMINFO's total samples imply \(declared)")
+                .inconsistentValues, Self.structure,
+                "\(totals.packets) frames parsed; STREAMINFO's total samples imply \(declared)")
         }
         context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
         context.announce(.audioDataPacketCount(UInt64(totals.packets)))
@@ -43,7 +40,8 @@ extension FLACParser {
                 .packetTableInfo(
                     PacketTableInfo(numberValidFrames: totals.frames, primingFrames: 0, remainderFrames: 0)))
         } else if UInt64(totals.frames) != info.totalSamples {
-            context.diagnose("flac: \(totals.frames) samples parsed; STREAMINFO says \(info.totalSamples)")
+            context.diagnose(
+                .inconsistentValues, Self.structure, "\(totals.frames) samples parsed; STREAMINFO says \(info.totalSamples)")
         }
     }
 }

@@ -20,52 +20,34 @@ extension FLACParser {
         return max(FLACFrameHeader.maximumSize + 3, bits / 8 + Int(info.channels) * 8 + FLACFrameHeader.maximumSize + 2)
     }
 
-    /// Looks for a frame header from where the search stopped, dropping junk as it goes.
+    /// Looks for a frame header (``FrameSyncSearch`` with ``FLACFrameSync``), dropping junk as it goes
+    /// (the search consumes what it ruled out, so it always starts at the position).
     mutating func stepSearch(_ search: inout Search, _ context: inout ParseContext) -> ParseStep {
         guard let info = streamInfo else { return .needMoreData(atLeast: context.window.readable + 1) }
-        var i = search.offset
-        while true {
-            let window = context.window
-            guard let j = window.firstIndex(of: 0xFF, from: i, to: window.readable) else {
-                skipJunk(window.readable, &search, &context)
-                state = .searching(search)
-                return .needMoreData(atLeast: 1)
-            }
-            switch FLACFrameHeader.decode(window, at: j, streamInfo: info, variable: isVariable) {
-            case .needMoreData(let n):
-                if window.isFinal {
-                    i = j + 1
-                    continue
-                }
-                skipJunk(j, &search, &context)
-                state = .searching(search)
-                return .needMoreData(atLeast: n)
-            case .invalid:
-                i = j + 1
-            case .valid(let header):
-                skipJunk(j, &search, &context)
-                reportSkipped(search, &context)
-                let expected = expectedNumber.map { $0 == header.number } ?? false
-                state = .frame(FrameScan(header: header, tentative: !expected, checksCRC: verifiesFrameCRC || !expected))
-                return .continue
-            }
+        let sync = FLACFrameSync(streamInfo: info, variable: isVariable)
+        switch FrameSyncSearch.search(sync, context.window, from: 0) {
+        case .frame(let j, let header):
+            search.junk.skip(j, &context)
+            reportSkipped(search, &context)
+            let expected = expectedNumber.map { $0 == header.number } ?? false
+            state = .frame(FrameScan(header: header, tentative: !expected, checksCRC: verifiesFrameCRC || !expected))
+            return .continue
+        case .undecided(let j, let n):
+            search.junk.skip(j, &context)
+            state = .searching(search)
+            return .needMoreData(atLeast: n - j)
+        case .exhausted(let j), .tag(let j):
+            search.junk.skip(j, &context)
+            state = .searching(search)
+            return .needMoreData(atLeast: 1)
         }
-    }
-
-    /// Drops `count` bytes at the position as junk.
-    private func skipJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
-        search.offset = 0
-        guard count > 0 else { return }
-        if search.skippedStart == nil { search.skippedStart = context.window.position }
-        search.skipped += Int64(count)
-        context.window.consume(count)
     }
 
     /// One diagnostic for a run of skipped bytes.
     func reportSkipped(_ search: Search, _ context: inout ParseContext) {
-        guard search.skipped > 0, let start = search.skippedStart else { return }
-        context.diagnose(
-            at: start, "flac: skipped \(search.skipped) bytes without a valid frame header at \(start) \(search.cause)")
+        search.junk.report(&context) { count, start in
+            Self.structure.message("skipped \(count) bytes without a valid frame header at \(start) \(search.cause)")
+        }
     }
 
     /// Runs the CRC-16 of the frame at the position over the bytes that arrived, checking every sync
@@ -85,19 +67,8 @@ extension FLACParser {
             if i < limit {
                 // The CRC up to the next possible sync code: 0xFF then 0xF8 or 0xF9, or a 0xFF whose next
                 // byte is not in the same segment. Another 0xFF is data (no header can start there).
-                var stop = false
-                var position = i
-                var running = crc
-                FLACCRC.table16.entries.withUnsafeBufferPointer { tables in
-                    guard let t = tables.baseAddress else { return }
-                    window.withContiguousSegments(at: i, count: limit - i) { segment in
-                        guard !stop, let base = segment.baseAddress else { return }
-                        let (k, found, value) = Self.crcToSync(base, count: segment.count, from: running, t)
-                        running = value
-                        stop = found
-                        position += k
-                    }
-                }
+                let (position, stop, running) = window.crc16ToPossibleSync(
+                    from: i, to: limit, crc: crc, table: FLACCRC.table16, syncMask: 0xFE, syncValue: 0xF8)
                 i = position
                 crc = running
                 if stop {
@@ -113,8 +84,8 @@ extension FLACParser {
                             if crc == 0 && next.number > scan.header.number {
                                 if !scan.tentative && next.number != scan.header.nextNumber {
                                     context.diagnose(
-                                        at: window.position + Int64(i),
-                                        "flac: frame numbers jump from \(scan.header.number) to \(next.number)")
+                                        .discontinuity, at: window.position + Int64(i), Self.structure,
+                                        "frame numbers jump from \(scan.header.number) to \(next.number)")
                                 }
                                 emitFrame(scan.header, size: i, &context)
                                 state = .frame(FrameScan(header: next, tentative: false, checksCRC: verifiesFrameCRC))
@@ -139,7 +110,8 @@ extension FLACParser {
             if i > bound {
                 if bound < theoreticalFrameBound && !scan.tentative {
                     throw context.error(
-                        .limitExceeded, "flac: a frame longer than maxPacketBytes/maxBufferedBytes (\(bound) bytes)")
+                        .limitExceeded, Self.structure,
+                        "a frame longer than maxPacketBytes/maxBufferedBytes (\(bound) bytes)")
                 }
                 return abandonFrame(scan, before: min(i, window.readable), &context)
             }
@@ -220,48 +192,6 @@ extension FLACParser {
         return nil
     }
 
-    /// Runs the CRC-16 over `base[0..<count]` from `crc` up to the first possible sync code: a 0xFF
-    /// followed by 0xF8 or 0xF9, or a 0xFF as the last byte (its next byte is elsewhere). Returns the
-    /// offset reached, whether it stopped at such a 0xFF (not included in the CRC), and the CRC.
-    ///
-    /// Word at a time: 16 bytes without any 0xFF (tested on two 64-bit words) go through the sliced
-    /// CRC in one step; only a block holding a 0xFF goes byte by byte.
-    @inline(__always)
-    static func crcToSync(
-        _ base: UnsafeRawPointer, count: Int, from crc: UInt16, _ t: UnsafePointer<UInt16>
-    ) -> (offset: Int, found: Bool, crc: UInt16) {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var c = crc
-        var k = 0
-        while k < count {
-            let end: Int
-            if k + 16 <= count {
-                let hi = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-                let lo = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))
-                // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
-                let ffs = ((~hi &- ones) & hi | (~lo &- ones) & lo) & highs
-                if ffs == 0 {
-                    c = SlicedCRCTable.step(c, hi, lo, t)
-                    k += 16
-                    continue
-                }
-                end = k + 16
-            } else {
-                end = count
-            }
-            while k < end {
-                let b = base.load(fromByteOffset: k, as: UInt8.self)
-                if b == 0xFF && (k + 1 == count || base.load(fromByteOffset: k + 1, as: UInt8.self) & 0xFE == 0xF8) {
-                    return (k, true, c)
-                }
-                c = c << 8 ^ t[Int(UInt8(truncatingIfNeeded: c >> 8) ^ b)]
-                k += 1
-            }
-        }
-        return (k, false, c)
-    }
-
     /// No frame end was found before a later frame header (`end` = its offset) or within the bound:
     /// the frame's bytes fail the CRC-16. When the CRC-16 comes out 0 somewhere before `end` the frame
     /// ends there (what follows it is damaged and left to the search); otherwise one byte is dropped
@@ -274,7 +204,8 @@ extension FLACParser {
             emitFrame(scan.header, size: zero, &context)
         } else {
             context.diagnose(
-                "flac: the frame at \(start) fails its footer CRC-16 (no frame end before \(start + Int64(end))); "
+                .checksumMismatch, Self.structure,
+                "the frame at \(start) fails its footer CRC-16 (no frame end before \(start + Int64(end))); "
                     + "it is not a packet; resynchronising")
             context.window.consume(1)
         }
@@ -327,16 +258,7 @@ extension FLACParser {
         if layout.start < readable && zeros.contains(layout.start) {
             emitFrame(scan.header, size: layout.start, &context)
             var tags = TrailingTags()
-            let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
-                (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
-            ]
-            for case (let kind, let range?) in ranges where range.lowerBound >= layout.start {
-                let keep = range.count <= context.limits.maxTagBytes
-                tags.append(
-                    .init(
-                        kind: kind, offset: start + Int64(range.lowerBound), byteCount: Int64(range.count),
-                        bytes: keep ? Array(held[range]) : []))
-            }
+            for tag in layout.tags(in: held, at: start, maxBytes: context.limits.maxTagBytes) { tags.append(tag) }
             context.window.consume(readable - layout.start)
             if let trailing = tags.metadata(limits: context.limits) {
                 context.announce(.metadata(metadata.merging(trailing)))
@@ -345,13 +267,13 @@ extension FLACParser {
         }
         if let end = zeros.max(), held[end...].allSatisfy({ $0 == 0 }) {
             emitFrame(scan.header, size: end, &context)
-            context.diagnose("flac: \(readable - end) zero bytes after the last frame ignored")
+            context.diagnose(.junkSkipped, Self.structure, "\(readable - end) zero bytes after the last frame ignored")
             context.window.consume(readable - end)
             return
         }
         context.diagnose(
-            at: start,
-            "flac: the last frame at \(start) (\(readable) bytes) fails its footer CRC-16: truncated or damaged; "
+            .truncated, at: start, Self.structure,
+            "the last frame at \(start) (\(readable) bytes) fails its footer CRC-16: truncated or damaged; "
                 + "dropped")
         context.window.consume(readable)
     }
@@ -368,16 +290,12 @@ extension FLACParser {
         if isVariable == nil { isVariable = header.isVariable }
         expectedNumber = header.nextNumber
         guard indicesExact && index == totals.packets else { return }
-        let recorded = max(0, packetOffsets.count - 1)
-        if recorded == totals.packets && recorded < context.limits.maxPacketTableEntries {
-            let relative = start - dataOffset
-            if packetOffsets.isEmpty {
-                packetOffsets = [relative]
-                packetFrames = [0]
-            } else {
-                packetOffsets.replaceLast(relative)
-            }
-            packetOffsets.append(relative + Int64(size))
+        let relative = start - dataOffset
+        let recording = engine.offsets.record(
+            packet: totals.packets, start: relative, end: relative + Int64(size),
+            limit: context.limits.maxPacketTableEntries)
+        if recording != .skipped {
+            if packetFrames.isEmpty { packetFrames = [0] }
             packetFrames.append(totals.frames + Int64(header.blockSize))
         }
         totals.packets += 1
@@ -396,7 +314,9 @@ extension FLACParser {
         guard framesPerPacket > 0, !header.isVariable, header.number < UInt64(Int64.max) else { return }
         let index = Int64(header.number)
         if index != context.nextPacketIndex {
-            context.diagnose("flac: the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
+            context.diagnose(
+                .positionCorrected, Self.structure,
+                "the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
         }
         context.nextPacketIndex = index
         // Back on the parsed-in-order frontier when the frame continues it.
@@ -407,6 +327,7 @@ extension FLACParser {
     /// average frame size for the rest.
     func makePacketMap() -> PacketMap {
         let fpp = Int64(framesPerPacket)
+        let packetOffsets = engine.offsets.offsets
         var map = PacketMap(
             framesPerPacket: fpp > 0 ? fpp : nil, packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets,
             packetFrames: fpp > 0 || packetFrames.isEmpty ? nil : packetFrames,
@@ -434,5 +355,26 @@ extension FLACParser {
             }
         }
         return map
+    }
+}
+
+extension FLACParser {
+    /// The engine's fast path: while the header chain holds (`stepFrameByHeaders`), the frames of the
+    /// caller's chunk are walked in one step, each ending where the header with the exact next number
+    /// starts. It stops where the general path would do anything else: a step that needs more bytes,
+    /// or a broken chain handed over to the CRC-16 scan (stored for the general path to run).
+    mutating func walkFrames(_ cursor: ChunkCursor, _ context: inout ParseContext) -> Bool {
+        guard let info = streamInfo else { return false }
+        var walked = false
+        while case .frame(var scan) = state, !scan.checksCRC {
+            guard let step = stepFrameByHeaders(&scan, info, &context) else {
+                // Handed over to the CRC-16: the general path scans this frame.
+                state = .frame(scan)
+                break
+            }
+            guard step == .continue else { break }
+            walked = true
+        }
+        return walked
     }
 }

@@ -6,10 +6,10 @@ extension FLACParser {
         }
         let header = FLACMetadataBlockHeader(bytes[0], bytes[1], bytes[2], bytes[3])
         if header.type == .forbidden {
-            throw context.error(.invalidFile, "flac (metadata): forbidden block type 127")
+            throw context.error(.invalidFile, Self.metadataBlocks, "forbidden block type 127")
         }
         if blockIndex == 0 && header.type != .streamInfo {
-            throw context.error(.invalidFile, "flac (metadata): the first block is not STREAMINFO")
+            throw context.error(.invalidFile, Self.metadataBlocks, "the first block is not STREAMINFO")
         }
         context.window.consume(FLACMetadataBlockHeader.size)
         blockIndex += 1
@@ -31,22 +31,22 @@ extension FLACParser {
         switch header.type {
         case .streamInfo where streamInfo == nil:
             if length < FLACStreamInfo.size {
-                throw context.error(
-                    .invalidFile, at: start, "flac (STREAMINFO): block shorter than 34 bytes")
+                throw context.error(.invalidFile, at: start, Self.streamInfoBlock, "block shorter than 34 bytes")
             }
             if length > context.limits.maxHeaderChunkBytes {
-                throw context.error(.limitExceeded, at: start, "flac (STREAMINFO): block exceeds maxHeaderChunkBytes")
+                throw context.error(.limitExceeded, at: start, Self.streamInfoBlock, "block exceeds maxHeaderChunkBytes")
             }
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             do { streamInfo = try FLACStreamInfo.decode(bytes) } catch { throw context.error(error, at: start) }
             context.window.consume(length)
         case .streamInfo:
-            context.diagnose(at: start, "flac (STREAMINFO): a second STREAMINFO block is skipped")
+            context.diagnose(.duplicateStructure, at: start, Self.streamInfoBlock, "a second STREAMINFO block is skipped")
             step = .skip(Int64(length))
         case .seekTable where length <= context.limits.maxHeaderChunkBytes:
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             if length % FLACSeekTable.pointSize != 0 {
-                context.diagnose(at: start, "flac (SEEKTABLE): length \(length) is not a multiple of 18")
+                context.diagnose(
+                    .sizeCorrected, at: start, Self.structure("SEEKTABLE"), "length \(length) is not a multiple of 18")
             }
             seekTable = FLACSeekTable.decode(bytes, maxPoints: context.limits.maxPacketTableEntries)
             context.window.consume(length)
@@ -55,33 +55,36 @@ extension FLACParser {
             if let sheet = FLACCueSheet.decode(bytes), let info = streamInfo {
                 metadata.chapters.append(contentsOf: sheet.chapters(sampleRate: info.sampleRate))
             } else {
-                context.diagnose(at: start, "flac (CUESHEET): block shorter than its track list; ignored")
+                context.diagnose(
+                    .damagedMetadata, at: start, Self.structure("CUESHEET"), "block shorter than its track list; ignored")
             }
             context.window.consume(length)
         case .vorbisComment where length <= context.limits.maxTagBytes:
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             do {
                 let comment = try VorbisComment.decode(bytes[...], framing: .flacBlock, limits: context.limits)
-                for message in comment.diagnostics { context.diagnose(at: start, message) }
+                for message in comment.diagnostics { context.diagnose(.damagedMetadata, at: start, message) }
                 metadata = metadata.merging(comment.metadata)
             } catch {
-                context.diagnose(at: start, "\(error.reason); VORBIS_COMMENT ignored")
+                context.diagnose(.damagedMetadata, at: start, "\(error.reason); VORBIS_COMMENT ignored")
             }
             context.window.consume(length)
         case .picture where length <= min(context.limits.maxArtworkBytes, context.limits.maxBufferedBytes):
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             switch FLACPicture.artwork(fromBlock: bytes[...], limits: context.limits) {
             case .success(let artwork): metadata.artwork.append(artwork)
-            case .failure(let failure): context.diagnose(at: start, failure.reason)
+            case .failure(let failure): context.diagnose(.damagedMetadata, at: start, failure.reason)
             }
             context.window.consume(length)
         case .seekTable, .cueSheet, .vorbisComment, .picture:
-            context.diagnose(at: start, "flac (\(header.type)): \(length)-byte block exceeds the limits; skipped")
+            context.diagnose(
+                .limitExceeded, at: start, Self.structure("\(header.type)"), "\(length)-byte block exceeds the limits; skipped")
             step = .skip(Int64(length))
         case .padding, .application:
             step = .skip(Int64(length))
         default:
-            context.diagnose(at: start, "flac (metadata): unknown block \(header.type) of \(length) bytes skipped")
+            context.diagnose(
+                .unknownStructure, at: start, Self.metadataBlocks, "unknown block \(header.type) of \(length) bytes skipped")
             step = .skip(Int64(length))
         }
         if header.isLast {

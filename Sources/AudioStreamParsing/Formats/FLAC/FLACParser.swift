@@ -12,7 +12,10 @@
 ///   feeding stays linear. A frame whose CRC-16 never comes out 0 before a later frame header (past
 ///   STREAMINFO's maximum frame size) or within `frameBound` is not a packet: the search resumes one
 ///   byte after its sync code, so a false sync inside audio data is never a packet and a good frame
-///   after damaged bytes is still found.
+///   after damaged bytes is still found. The search for a frame header (after junk, a seek or a
+///   discontinuity) is the frame-sync engine's (``FrameSyncSearch`` with ``FLACFrameSync``); while the
+///   header chain holds, whole frames of the caller's chunk are walked in one step (the engine's fast
+///   path, ``walkFrames(_:_:)``).
 /// - Buffers: one metadata block (STREAMINFO, SEEKTABLE, CUESHEET up to `maxHeaderChunkBytes`,
 ///   VORBIS_COMMENT up to `maxTagBytes`, PICTURE up to `maxArtworkBytes`), then one frame plus the next
 ///   header (at most `frameBound`).
@@ -25,11 +28,19 @@
 ///   are read and announced as metadata; before zero bytes, reported), drops a truncated one with a
 ///   diagnostic, announces exact audioDataByteCount, audioDataPacketCount, maximumPacketSize,
 ///   averageBytesPerPacket and bitRate. Throws `invalidFile` when the stream ends inside the metadata.
-struct FLACParser: FormatParser {
+struct FLACParser: FrameSyncParser {
+    /// The prefix of the parser's errors and diagnostics.
+    static let structure = Structure("flac")
+    /// The metadata blocks, and the STREAMINFO block.
+    static let metadataBlocks = structure("metadata")
+    static let streamInfoBlock = structure("STREAMINFO")
+
     /// Recognises `fLaC` at the start.
     static let probe = FormatProbe(fileTypes: [.flac]) { window, options in
         switch FormatProbe.matches(window, "fLaC") {
-        case true?: return .match(.flac, FLACParser(verifiesFrameCRC: options.verifiesFLACFrameCRC))
+        case true?:
+            let engine = FrameSyncEngine(usesFastPath: options.usesFrameSyncFastPath)
+            return .match(.flac, FLACParser(verifiesFrameCRC: options.verifiesFLACFrameCRC, engine: engine))
         case false?: return .noMatch
         case nil: return .needMoreData(atLeast: 4)
         }
@@ -51,11 +62,8 @@ struct FLACParser: FormatParser {
 
     /// A frame search in progress.
     struct Search {
-        /// Bytes after the position already ruled out.
-        var offset = 0
-        /// Where skipped bytes began, and how many.
-        var skippedStart: Int64?
-        var skipped: Int64 = 0
+        /// The bytes skipped.
+        var junk = JunkRun()
         /// Why it searches (for the diagnostic).
         var cause: String
     }
@@ -102,10 +110,11 @@ struct FLACParser: FormatParser {
     /// The number the next frame should carry, when known.
     var expectedNumber: UInt64?
     var totals = Totals()
-    /// Frame offsets (relative to `dataOffset`) and start frames of every packet parsed in order, plus
-    /// the end; bounded by `maxPacketTableEntries`.
-    var packetOffsets: PositionTable = []
+    /// The start frames of every packet parsed in order, plus the end (their offsets, relative to
+    /// `dataOffset`, are in `engine.offsets`); bounded by `maxPacketTableEntries`.
     var packetFrames: PositionTable = []
+    /// The offset table and the fast-path switch (FLAC has no tags between frames).
+    var engine: FrameSyncEngine
     /// False once packet indices no longer count from the first frame (discontinuity, estimated seek).
     var indicesExact = true
     /// Set by a seek or discontinuity: the next frame emitted resets the packet index from its number.
@@ -115,10 +124,12 @@ struct FLACParser: FormatParser {
     /// The packet count announced in the header (fixed block size and known total samples).
     var declaredPacketCount: Int64?
 
-    /// `mFramesPerPacket` of the announced format (0 when block sizes vary).
-    init(verifiesFrameCRC: Bool = false) {
+    init(verifiesFrameCRC: Bool = false, engine: FrameSyncEngine = FrameSyncEngine()) {
         self.verifiesFrameCRC = verifiesFrameCRC
+        self.engine = engine
     }
+
+    /// `mFramesPerPacket` of the announced format (0 when block sizes vary).
 
     var framesPerPacket: Int { streamInfo.map { $0.hasFixedBlockSize ? Int($0.maximumBlockSize) : 0 } ?? 0 }
 
@@ -128,7 +139,7 @@ struct FLACParser: FormatParser {
             guard let marker = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big) else {
                 return .needMoreData(atLeast: 4)
             }
-            guard marker == 0x664C_6143 else { throw context.error(.invalidFile, "flac: no fLaC marker") }
+            guard marker == 0x664C_6143 else { throw context.error(.invalidFile, Self.structure, "no fLaC marker") }
             context.window.consume(4)
             state = .blockHeader
             return .continue
@@ -138,12 +149,12 @@ struct FLACParser: FormatParser {
             return try stepBlockBody(header, &context)
         case .searching(var search):
             let step = stepSearch(&search, &context)
-            if case .searching(let s) = state, s.skipped > Int64(context.limits.maxSyncScanBytes) {
-                throw context.error(
-                    .limitExceeded, "flac: no frame within maxSyncScanBytes (\(s.skipped) bytes skipped)")
+            if case .searching(let s) = state {
+                try s.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
             }
             return step
         case .frame(var scan):
+            if stepFast(&context) { return .continue }
             return try stepFrame(&scan, &context)
         }
     }
@@ -172,7 +183,7 @@ struct FLACParser: FormatParser {
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard streamInfo != nil, !isHeaderState else { return false }
-        let recorded = Int64(max(0, packetOffsets.count - 1))
+        let recorded = Int64(engine.offsets.packetCount)
         indicesExact = packet <= recorded && recorded == totals.packets
         if framesPerPacket > 0 {
             // Fixed blocking: packet n is frame number n.

@@ -15,6 +15,9 @@
 /// - `finish`: delegates; throws `typ?` when the stream ends before a container was recognised, and
 ///   `dta?` when it ends inside a tag.
 struct ID3v2PrefixParser: FormatParser {
+    /// The prefix of the parser's errors and diagnostics.
+    static let structure = Structure("id3v2")
+
     /// Recognises a valid ID3v2 header at the start of the stream.
     static let probe = FormatProbe(fileTypes: []) { window, options in
         switch ID3v2Tag.Header.recognise(window, at: 0) {
@@ -64,7 +67,7 @@ struct ID3v2PrefixParser: FormatParser {
             return .continue
 
         case .tag:
-            guard reader != nil else { throw context.error(.unspecifiedError, "id3v2: no tag reader") }
+            guard reader != nil else { throw context.error(.unspecifiedError, Self.structure, "no tag reader") }
             // Safe to force unwrap: checked just above; the call mutates the stored reader in place.
             switch reader!.step(&context) {
             case .needMoreData(let n):
@@ -92,17 +95,17 @@ struct ID3v2PrefixParser: FormatParser {
             case .needMoreData(let n):
                 if context.window.isFinal {
                     throw context.error(
-                        .unsupportedFileType, "id3v2: stream too short to identify the container after the tag")
+                        .unsupportedFileType, Self.structure, "stream too short to identify the container after the tag")
                 }
                 return .needMoreData(atLeast: n)
             case .unsupported:
-                throw context.error(.unsupportedFileType, "id3v2: no supported container after the ID3v2 tag")
+                throw context.error(.unsupportedFileType, Self.structure, "no supported container after the ID3v2 tag")
             }
             state = .delegating
             return .continue
 
         case .delegating:
-            guard container != nil else { throw context.error(.unspecifiedError, "id3v2: no container parser") }
+            guard container != nil else { throw context.error(.unspecifiedError, Self.structure, "no container parser") }
             // Safe to force unwrap: checked just above; the call mutates the stored parser in place.
             return try container!.step(&context)
         }
@@ -114,9 +117,9 @@ struct ID3v2PrefixParser: FormatParser {
             try container?.finish(&context)
         case .tag:
             _ = reader?.finish(&context)
-            throw context.error(.invalidFile, "id3v2: stream ends inside a tag, before any audio")
+            throw context.error(.invalidFile, Self.structure, "stream ends inside a tag, before any audio")
         case .betweenTags, .detecting:
-            throw context.error(.unsupportedFileType, "id3v2: no audio container after the ID3v2 tag")
+            throw context.error(.unsupportedFileType, Self.structure, "no audio container after the ID3v2 tag")
         }
     }
 
@@ -126,7 +129,7 @@ struct ID3v2PrefixParser: FormatParser {
             container?.discontinuity(&context)
         case .tag:
             // The rest of the tag is lost: look for the container in what follows.
-            context.diagnose("id3v2: discontinuity inside the tag; its metadata is dropped")
+            context.diagnose(.discontinuity, Self.structure, "discontinuity inside the tag; its metadata is dropped")
             reader = nil
             state = .detecting
         case .betweenTags, .detecting:

@@ -1,67 +1,52 @@
-/// The in-sync fast path: a run of frames that lie in the caller's chunk, each followed by a readable
-/// valid header, is emitted in one step with plain pointer reads (no window copies, no header structs).
+/// The in-sync fast path (the frame-sync engine's hook, ``FrameSyncParser/walkFrames(_:_:)``): a run of
+/// frames that lie in the caller's chunk, each followed by a readable valid header, is emitted in one step
+/// with word loads (no window copies, no header structs).
 ///
 /// It takes exactly the decisions `stepInSync` takes for such frames (a frame that agrees with the stream,
 /// whose end is proven by a valid header of any stream, is emitted) and stops at the first frame that
 /// needs anything else (free format, a tag, junk, the end of the readable bytes, a new signature); the
 /// general path then handles that frame. See `docs/performance.md`.
 extension MPEGAudioParser {
-    /// Emits every frame at the position that the fast path can decide; true when it emitted one.
-    mutating func emitFramesFast(_ context: inout ParseContext) -> Bool {
-        guard trailingTags.isEmpty, let cursor = context.window.chunkCursor,
-            let signature = stream?.signature, stream?.isFreeFormat == false,
+    mutating func walkFrames(_ cursor: ChunkCursor, _ context: inout ParseContext) -> Bool {
+        guard let signature = stream?.signature, stream?.isFreeFormat == false,
             let framesPerPacket = stream?.framesPerPacket, let dataOffset = stream?.dataOffset
         else { return false }
         if frameTable?.signature != signature { frameTable = MPEGFrameTable(signature) }
         // Safe to force unwrap: set just above.
         let table = frameTable!
-        let bytes = cursor.bytes
-        let end = bytes.count
         var i = cursor.index
-        guard end - i >= 8 else { return false }
+        guard cursor.count - i >= 8 else { return false }
         let needsRunningValues = stream?.declaredPacketCount == nil || stream?.declaredByteCount == nil
         let frames = Int64(framesPerPacket)
         var announcedMaximum = context.announced.maximumPacketSize
         let continuous = isContinuous
         let start = i
-        let chunkBase = context.window.chunkBase
+        let chunkBase = cursor.base
         let maxEntries = context.limits.maxPacketTableEntries
         // Work on local copies (written back before anything reads them).
         var stats = statistics
-        var offsets = packetOffsets
-        packetOffsets = PositionTable()
-        var recording = packetIndicesAreExact && !packetTableIsFull
+        var offsets = engine.offsets.take()
+        let recording = packetIndicesAreExact
         // Header addresses depend on each other: overlap their cache misses (HeaderPrefetch).
         var prefetch = HeaderPrefetch()
         defer {
             statistics = stats
-            packetOffsets = offsets
-            prefetchSink = prefetch.touched
+            engine.offsets = offsets
+            engine.prefetchSink = prefetch.touched
         }
-        while end - i >= MPEGFrameHeader.byteCount {
-            let word = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        while let word = cursor.loadBigEndianUInt32(at: i) {
             guard let (length, bitRate) = table.frame(word), length > MPEGFrameHeader.byteCount,
-                end - i - length >= MPEGFrameHeader.byteCount
+                let next = cursor.loadBigEndianUInt32(at: i + length)
             else { break }
-            prefetch.frame(in: bytes, at: i)
-            let next = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i + length, as: UInt32.self))
+            prefetch.frame(in: cursor, at: i)
             guard MPEGFrameTable.isValidHeader(next) else { break }
             let position = chunkBase + Int64(i)
             if recording {
                 // `recordOffset`, inline.
                 let offset = position - dataOffset
-                let packet = context.nextPacketIndex
-                if offsets.isEmpty {
-                    if packet == 0 { offsets = PositionTable([offset, offset + Int64(length)]) }
-                } else if packet == Int64(offsets.count - 1) {
-                    offsets.replaceLast(offset)
-                    offsets.append(offset + Int64(length))
-                }
-                if offsets.count > maxEntries {
-                    packetTableIsFull = true
-                    recording = false
-                    context.diagnose("mpeg: more than maxPacketTableEntries frames; later frame offsets are not kept")
-                }
+                let recorded = offsets.record(
+                    packet: context.nextPacketIndex, start: offset, end: offset + Int64(length), limit: maxEntries)
+                if recorded == .recordedAndFull { Self.reportFullOffsetTable(&context) }
             }
             context.emitPacketInChunk(size: length, variableFrames: 0, frames: frames)
             if continuous {

@@ -1,12 +1,11 @@
 extension MPEGAudioParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         guard let stream else {
-            throw context.error(.invalidFile, "mpeg: stream ends before a complete MPEG audio frame")
+            throw context.error(.invalidFile, Self.structure, "stream ends before a complete MPEG audio frame")
         }
         if case .id3v2Tag(let start) = state {
             // The stream ends inside an ID3v2 tag: the reader reports it and gives what it read.
-            if let tag = tagReader?.finish(&context) { trailingTags.appendID3v2(tag, at: start) }
-            tagReader = nil
+            if let tag = engine.tags.finishID3v2(&context) { engine.tags.trailing.appendID3v2(tag, at: start) }
             context.window.consume(context.window.readable)
             state = .inSync
         }
@@ -14,8 +13,8 @@ extension MPEGAudioParser {
         var junkStart = context.window.position
         var inSync = true
         if case .searching(let search) = state {
-            junk = search.junk
-            junkStart = search.junkStart ?? junkStart
+            junk = search.junk.count
+            junkStart = search.junk.start ?? junkStart
             inSync = false
         }
         let leftover = context.window.peekBytes(count: context.window.readable) ?? []
@@ -25,19 +24,7 @@ extension MPEGAudioParser {
         let run = junk + Int64(leftover.count)
         let layout = TrailingTagLocator.locate(in: leftover)
         let tagBytes = min(Int64(leftover.count - layout.start), run)
-        var tags: [TrailingTags.Tag] = []
-        let ranges: [(TrailingTags.Kind, Range<Int>?)] = [
-            (.id3v2, layout.id3v2), (.apev2, layout.ape), (.lyrics3, layout.lyrics3), (.id3v1, layout.id3v1),
-        ]
-        let cutoff = leftover.count - Int(tagBytes)
-        for case (let kind, let range?) in ranges where range.upperBound > cutoff {
-            let start = max(range.lowerBound, cutoff)
-            let bytes = range.lowerBound >= 0 ? Array(leftover[range]) : []
-            tags.append(
-                .init(
-                    kind: kind, offset: leftoverStart + Int64(start), byteCount: Int64(range.upperBound - start),
-                    bytes: bytes))
-        }
+        let tags = layout.tags(in: leftover, at: leftoverStart, from: leftover.count - Int(tagBytes))
         let rest = run - tagBytes
         if rest > 0 {
             let partialFrame = leftover.count > 0 && inSync && junk == 0
@@ -45,23 +32,29 @@ extension MPEGAudioParser {
                 let length = stream.frameLength(header)
             {
                 context.diagnose(
-                    "mpeg: stream ends inside a frame; partial frame of \(rest) of \(length) bytes dropped")
+                    .truncated, Self.structure,
+                    "stream ends inside a frame; partial frame of \(rest) of \(length) bytes dropped")
             } else {
-                context.diagnose(at: junkStart, "mpeg: \(rest) bytes of junk skipped at the end of the stream")
+                context.diagnose(
+                    .junkSkipped, at: junkStart, Self.structure, "\(rest) bytes of junk skipped at the end of the stream")
             }
         }
         context.window.consume(leftover.count)
         // Tags met at frame boundaries stay; tags found in the tail follow them.
-        for tag in tags { trailingTags.append(tag) }
+        for tag in tags { engine.tags.trailing.append(tag) }
         state = .searching(Search())
 
-        if let metadata = trailingTags.metadata(limits: context.limits) { context.announce(.metadata(metadata)) }
+        if let metadata = engine.tags.trailing.metadata(limits: context.limits) {
+            context.announce(.metadata(metadata))
+        }
         guard isContinuous else { return }
         let packets = statistics.packets
         finalPacketCount = packets
         let declared = stream.declaredPacketCount
         if let declared, declared != packets {
-            context.diagnose("mpeg: the Xing/VBRI header declares \(declared) frames; the stream has \(packets)")
+            context.diagnose(
+                .inconsistentValues, Self.structure,
+                "the Xing/VBRI header declares \(declared) frames; the stream has \(packets)")
         }
         context.announce(.audioDataPacketCount(UInt64(packets)))
         let bytes = statistics.lastEnd.map { $0 - stream.dataOffset } ?? 0
@@ -76,8 +69,7 @@ extension MPEGAudioParser {
     mutating func discontinuity(_ context: inout ParseContext) {
         if case .searching(let search) = state { reportJunk(search, &context) }
         state = .searching(Search())
-        trailingTags.removeAll()
-        tagReader = nil
+        engine.tags.removeAll()
         if stream != nil {
             isContinuous = false
             packetIndicesAreExact = false

@@ -1,7 +1,7 @@
 extension MPEGAudioParser {
     /// In sync: emits the frame at the position, reads a tag that starts there, or starts a search.
     mutating func stepInSync(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        if emitFramesFast(&context) { return .continue }
+        if stepFast(&context) { return .continue }
         guard let stream else {
             state = .searching(Search())
             return .continue
@@ -11,7 +11,7 @@ extension MPEGAudioParser {
             let length = stream.frameLength(header), length > MPEGFrameHeader.byteCount
         {
             // The frame's end is proven by a header (of any stream), a tag, or the end of the data.
-            switch MPEGSyncSearch.confirm(
+            switch MPEGFrameSync.confirm(
                 header, at: 0, window, freeFormatSlots: stream.freeFormatSlots, requireAgreement: false)
             {
             case .accept(let confirmed):
@@ -24,13 +24,14 @@ extension MPEGAudioParser {
                 if window.isFinal && window.readable < length { return .needMoreData(atLeast: length) }
                 // Not followed by a frame or a tag: junk follows a whole frame, or the frame was cut
                 // short and the next one starts inside it. Only the second turns it into junk.
-                switch MPEGSyncSearch.search(window, from: 1, limit: length, freeFormatSlots: stream.freeFormatSlots) {
+                let sync = MPEGFrameSync(freeFormatSlots: stream.freeFormatSlots)
+                switch FrameSyncSearch.search(sync, window, from: 1, limit: length) {
                 case .frame:
                     state = .searching(Search(scanned: 1))
                     return .continue
                 case .undecided(_, let n):
                     return .needMoreData(atLeast: n)
-                case .exhausted:
+                case .exhausted, .tag:
                     emitFrame(header, length: length, stream, &context)
                     return .continue
                 }
@@ -38,11 +39,11 @@ extension MPEGAudioParser {
         }
         switch TrailingTags.kind(in: window, at: 0) {
         case .tag(.id3v2):
-            tagReader = ID3v2StreamReader(limits: context.limits)
+            engine.tags.beginID3v2(context.limits)
             state = .id3v2Tag(start: window.position)
             return .continue
         case .tag(let kind):
-            if let step = trailingTags.read(kind, &context, format: "mpeg") { return step }
+            if let step = engine.tags.trailing.read(kind, &context, Self.structure) { return step }
         case .undecided(let n):
             if !window.isFinal { return .needMoreData(atLeast: n) }
         case .none:
@@ -61,23 +62,18 @@ extension MPEGAudioParser {
     /// `maxTagBytes`, pictures up to `maxArtworkBytes`, larger frames skipped unbuffered), then goes
     /// on in sync; the tag is announced when a frame follows it, or at `finish`.
     mutating func stepID3v2Tag(start: Int64, _ context: inout ParseContext) -> ParseStep {
-        guard tagReader != nil else {
+        guard engine.tags.isReadingID3v2 else {
             state = .inSync
             return .continue
         }
-        // Safe to force unwrap: checked just above; the call mutates the stored reader in place.
-        switch tagReader!.step(&context) {
-        case .needMoreData(let n):
-            return .needMoreData(atLeast: n)
-        case .skip(let n):
-            return .skip(n)
+        switch engine.tags.stepID3v2(&context) {
+        case .step(let step):
+            return step
         case .done(let tag):
-            trailingTags.appendID3v2(tag, at: start)
-            tagReader = nil
+            engine.tags.trailing.appendID3v2(tag, at: start)
             state = .inSync
         case .notATag:
             // Recognised as a header before; cannot happen. Search from here.
-            tagReader = nil
             state = .searching(Search())
         }
         return .continue
@@ -88,7 +84,7 @@ extension MPEGAudioParser {
         _ header: MPEGFrameHeader, length: Int, _ stream: MPEGStream, _ context: inout ParseContext
     ) {
         let position = context.window.position
-        if !trailingTags.isEmpty { announceTagsBetweenFrames(&context) }
+        if !engine.tags.isEmpty { engine.tags.announceBetweenFrames(Self.structure, &context) }
         recordOffset(packet: context.nextPacketIndex, at: position - stream.dataOffset, length: length, &context)
         context.emitPacket(size: length, variableFrames: 0, frames: Int64(stream.framesPerPacket))
         if isContinuous {
@@ -115,32 +111,15 @@ extension MPEGAudioParser {
 
     /// Records where packet `packet` starts, when its index is exact and it extends the table.
     mutating func recordOffset(packet: Int64, at offset: Int64, length: Int, _ context: inout ParseContext) {
-        guard packetIndicesAreExact, !packetTableIsFull else { return }
-        if packetOffsets.isEmpty {
-            if packet == 0 { packetOffsets = PositionTable([offset, offset + Int64(length)]) }
-        } else if packet == Int64(packetOffsets.count - 1) {
-            packetOffsets.replaceLast(offset)
-            packetOffsets.append(offset + Int64(length))
-        }
-        if packetOffsets.count > context.limits.maxPacketTableEntries {
-            packetTableIsFull = true
-            context.diagnose("mpeg: more than maxPacketTableEntries frames; later frame offsets are not kept")
-        }
+        guard packetIndicesAreExact else { return }
+        let recording = engine.offsets.record(
+            packet: packet, start: offset, end: offset + Int64(length), limit: context.limits.maxPacketTableEntries)
+        if recording == .recordedAndFull { Self.reportFullOffsetTable(&context) }
     }
 
-    /// Tags met at a frame boundary, now followed by a frame: the ID3v2 tags among them start the
-    /// next part of the stream (a concatenated file, a stream's title change), so their metadata
-    /// becomes the stream's metadata from this packet on (``ParseContext/announceTimedMetadata(_:)``);
-    /// ID3v1 and APEv2 tags ended the previous part and are only reported.
-    private mutating func announceTagsBetweenFrames(_ context: inout ParseContext) {
-        let ended = trailingTags.tags.filter { $0.kind != .id3v2 }
-        if let first = ended.first {
-            let kinds = ended.map(\.kind.rawValue).joined(separator: ", ")
-            context.diagnose(at: first.offset, "mpeg: tag(s) between frames skipped (\(kinds))")
-        }
-        if let metadata = trailingTags.metadata(of: [.id3v2], limits: context.limits) {
-            context.announceTimedMetadata(metadata)
-        }
-        trailingTags.removeAll()
+    /// The offset table reached `maxPacketTableEntries`.
+    static func reportFullOffsetTable(_ context: inout ParseContext) {
+        context.diagnose(
+            .limitExceeded, structure, "more than maxPacketTableEntries frames; later frame offsets are not kept")
     }
 }

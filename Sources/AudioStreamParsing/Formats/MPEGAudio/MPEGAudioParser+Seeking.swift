@@ -7,6 +7,7 @@ extension MPEGAudioParser {
         var map = PacketMap()
         if stream.hasConstantFramesPerPacket { map.framesPerPacket = Int64(stream.framesPerPacket) }
         map.packetCount = finalPacketCount ?? stream.declaredPacketCount
+        let packetOffsets = engine.offsets.offsets
         if !packetOffsets.isEmpty { map.packetOffsets = packetOffsets }
         if stream.xing?.isCBR == true, statistics.isUniform, let size = statistics.uniformSize,
             packetOffsets.first == 0
@@ -23,8 +24,7 @@ extension MPEGAudioParser {
         guard stream != nil else { return false }
         let map = packetMap
         let isExact = map.packetToByte(packet)?.isEstimated == false
-        trailingTags.removeAll()
-        tagReader = nil
+        engine.tags.removeAll()
         isContinuous = false
         packetIndicesAreExact = isExact
         state = isExact ? .inSync : .searching(Search())

@@ -5,12 +5,14 @@
 /// - Packets: one per frame, exactly the frame's bytes (header, CRC, side information, main data,
 ///   padding), `samplesPerFrame` frames each (384, 1152 or 576). A first frame carrying a Xing,
 ///   Info or VBRI header is not a packet: `dataOffset` is the frame after it.
-/// - Sync: a frame is found by ``MPEGSyncSearch`` (a header confirmed by the next one, by a tag, or by
-///   the end of the stream); once in sync, each frame follows the previous one, must agree with the
+/// - Sync: a frame is found by the frame-sync engine's search (``FrameSyncSearch`` with
+///   ``MPEGFrameSync``: a header confirmed by the next one, by a tag, or by the end of the stream);
+///   once in sync, each frame follows the previous one, must agree with the
 ///   stream's signature, and is emitted once its end is proven (a header, a tag, the end of the
 ///   data). A frame followed by junk is kept; a frame cut short, with the next frame starting inside
 ///   it, becomes junk. Junk is skipped with one diagnostic per run and is never a packet; tags at
-///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``TrailingTags``).
+///   frame boundaries (ID3v1, APEv2, ID3v2) are recognised and skipped (``FrameBoundaryTags``). In sync,
+///   runs of frames in the caller's chunk take the engine's fast path (``walkFrames(_:_:)``).
 /// - Buffers: at most one frame (or one free-format search window, 8 KiB), the last 256 bytes of a
 ///   junk run (to recognise tags that end the stream), an ID3v1/APEv2 tag up to
 ///   `ParserLimits.maxTagBytes` (larger ones are skipped unbuffered), and one frame of an ID3v2 tag
@@ -27,15 +29,21 @@
 /// - `finish`: drops a partial last frame with a diagnostic, recognises trailing tags, reports
 ///   trailing junk, and (when the stream was parsed from its first frame without a seek or
 ///   discontinuity) announces the exact packet and byte counts, averages and packetTableInfo.
-struct MPEGAudioParser: FormatParser {
+struct MPEGAudioParser: FrameSyncParser {
+    /// The prefix of the parser's errors and diagnostics.
+    static let structure = Structure("mpeg")
+    /// The LAME tag in the Xing/Info frame.
+    static let lameTag = structure("LAME tag")
+
     /// Recognises MPEG audio: a frame confirmed by the next frame (or by a tag or the end of the
     /// stream) within `ParserOptions.detectionLookahead` bytes, junk before it allowed.
     static let probe = FormatProbe(fileTypes: [.mp3, .mp2, .mp1]) { window, options in
         let lookahead = options.detectionLookahead
-        switch MPEGSyncSearch.search(window, from: 0, horizon: lookahead) {
-        case .frame(let offset, let header, _):
-            return .match(header.fileType, MPEGAudioParser(), offset: offset)
-        case .exhausted:
+        switch FrameSyncSearch.search(MPEGFrameSync(), window, from: 0, horizon: lookahead) {
+        case .frame(let offset, let frame):
+            let engine = FrameSyncEngine(usesFastPath: options.usesFrameSyncFastPath)
+            return .match(frame.header.fileType, MPEGAudioParser(engine: engine), offset: offset)
+        case .exhausted, .tag:
             return .noMatch
         case .undecided(let scanned, let atLeast):
             // The probe is stateless and rescans from the start: ask for at least twice as much, so
@@ -69,21 +77,16 @@ struct MPEGAudioParser: FormatParser {
         /// Bytes after the position already known not to start an ID3v2 tag (searched once the
         /// stream is known: a tag after junk between frames).
         var tagScanned = 0
-        /// Junk bytes consumed so far in this run, and where the run started.
-        var junk: Int64 = 0
-        var junkStart: Int64?
+        /// The junk consumed so far in this run.
+        var junk = JunkRun()
     }
 
     var state = State.searching(Search())
     /// Known once the first frame was confirmed.
     var stream: MPEGStream?
     var statistics = MPEGStatistics()
-    var trailingTags = TrailingTags()
-    /// The ID3v2 tag being read between frames (kept outside `state` so it is mutated in place).
-    var tagReader: ID3v2StreamReader?
-    /// The start of every packet seen (relative to the data offset), then the end of the last.
-    var packetOffsets = PositionTable()
-    var packetTableIsFull = false
+    /// Tags between frames, the offset table, the fast-path switch.
+    var engine: FrameSyncEngine
     /// False after an estimated seek: packet indices may be off by a frame, so offsets are not recorded.
     var packetIndicesAreExact = true
     /// False after a seek or discontinuity: totals no longer describe the whole stream.
@@ -94,8 +97,10 @@ struct MPEGAudioParser: FormatParser {
     var reportedClampedGapless = false
     /// Frame lengths by bitrate_index for the stream's signature (the in-sync fast path's table).
     var frameTable: MPEGFrameTable?
-    /// Where the fast path's look-ahead loads go (stored so they are not optimised away).
-    var prefetchSink: UInt8 = 0
+
+    init(engine: FrameSyncEngine = FrameSyncEngine()) {
+        self.engine = engine
+    }
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
@@ -111,33 +116,31 @@ struct MPEGAudioParser: FormatParser {
         -> ParseStep
     {
         var search = search
-        let outcome = MPEGSyncSearch.search(
-            context.window, from: search.scanned, freeFormatSlots: stream?.freeFormatSlots)
+        let outcome = FrameSyncSearch.search(
+            MPEGFrameSync(freeFormatSlots: stream?.freeFormatSlots), context.window, from: search.scanned)
         if stream != nil, let step = findTagInJunk(outcome, &search, &context) { return step }
+        let scanned: Int
         switch outcome {
-        case .frame(let offset, let header, let length):
-            consumeJunk(offset, &search, &context)
+        case .frame(let offset, let frame):
+            search.junk.skip(offset, &context)
             reportJunk(search, &context)
             state = .inSync
-            try acceptFrame(header, length: length, &context)
+            try acceptFrame(frame.header, length: frame.length, &context)
             return .continue
-        case .undecided(let scanned, let atLeast):
-            let junk = max(0, scanned - Self.junkHoldBack)
-            consumeJunk(junk, &search, &context)
-            search.scanned = scanned - junk
-            search.tagScanned = search.scanned
-            state = .searching(search)
-            try checkSyncScan(search, &context)
-            return .needMoreData(atLeast: atLeast - junk)
-        case .exhausted(let scanned):
-            let junk = max(0, scanned - Self.junkHoldBack)
-            consumeJunk(junk, &search, &context)
-            search.scanned = scanned - junk
-            search.tagScanned = search.scanned
-            state = .searching(search)
-            try checkSyncScan(search, &context)
-            return .needMoreData(atLeast: context.window.readable + 1)
+        case .undecided(let upTo, _), .exhausted(let upTo):
+            scanned = upTo
+        case .tag:
+            // MPEGFrameSync does not stop at tags (they are found in the junk, above).
+            scanned = search.scanned
         }
+        let junk = max(0, scanned - Self.junkHoldBack)
+        search.junk.skip(junk, &context)
+        search.scanned = scanned - junk
+        search.tagScanned = search.scanned
+        state = .searching(search)
+        try search.junk.checkLimit(Self.structure, context, wording: "bytes of junk scanned")
+        if case .undecided(_, let atLeast) = outcome { return .needMoreData(atLeast: atLeast - junk) }
+        return .needMoreData(atLeast: context.window.readable + 1)
     }
 
     /// Looks for an ID3v2 tag among the junk before where the frame search stopped (a tag between
@@ -145,59 +148,42 @@ struct MPEGAudioParser: FormatParser {
     /// skipped and the tag is read like one at a frame boundary. Returns `nil` when there is none
     /// and the search's outcome stands.
     private mutating func findTagInJunk(
-        _ outcome: MPEGSyncSearch.Outcome, _ search: inout Search, _ context: inout ParseContext
+        _ outcome: FrameSyncSearch.Outcome<MPEGFrameSync.Frame>, _ search: inout Search, _ context: inout ParseContext
     ) -> ParseStep? {
         let end: Int
         switch outcome {
-        case .frame(let offset, _, _): end = offset
+        case .frame(let offset, _), .tag(let offset): end = offset
         case .undecided(let scanned, _), .exhausted(let scanned): end = scanned
         }
         let window = context.window
-        var i = search.tagScanned
-        while let k = window.firstIndex(of: 0x49, from: i, to: end) {
-            switch ID3v2Tag.Header.recognise(window, at: k) {
-            case .header:
-                consumeJunk(k, &search, &context)
-                reportJunk(search, &context)
-                tagReader = ID3v2StreamReader(limits: context.limits)
-                state = .id3v2Tag(start: context.window.position)
-                return .continue
-            case .needMoreData(let n) where !window.isFinal:
-                // A tag may start at k (never when a frame was found after it: its header bytes would
-                // fail the tag's size bytes). Keep k readable; junk before it may go.
-                let junk = min(k, max(0, end - Self.junkHoldBack))
-                consumeJunk(junk, &search, &context)
-                search.scanned = end - junk
-                search.tagScanned = k - junk
-                state = .searching(search)
-                return .needMoreData(atLeast: n - junk)
-            case .needMoreData, .notATag:
-                i = k + 1
-            }
+        switch FrameBoundaryTags.findID3v2Header(window, from: search.tagScanned, to: end) {
+        case .header(let k):
+            search.junk.skip(k, &context)
+            reportJunk(search, &context)
+            engine.tags.beginID3v2(context.limits)
+            state = .id3v2Tag(start: context.window.position)
+            return .continue
+        case .undecided(let k, let n):
+            // A tag may start at k (never when a frame was found after it: its header bytes would
+            // fail the tag's size bytes). Keep k readable; junk before it may go.
+            let junk = min(k, max(0, end - Self.junkHoldBack))
+            search.junk.skip(junk, &context)
+            search.scanned = end - junk
+            search.tagScanned = k - junk
+            state = .searching(search)
+            return .needMoreData(atLeast: n - junk)
+        case .none:
+            search.tagScanned = end
+            return nil
         }
-        search.tagScanned = end
-        return nil
-    }
-
-    private func consumeJunk(_ count: Int, _ search: inout Search, _ context: inout ParseContext) {
-        guard count > 0 else { return }
-        if search.junkStart == nil { search.junkStart = context.window.position }
-        search.junk += Int64(count)
-        context.window.consume(count)
-    }
-
-    /// Gives up when a junk run exceeds `limits.maxSyncScanBytes`.
-    private func checkSyncScan(_ search: Search, _ context: inout ParseContext) throws(AudioStreamError) {
-        guard search.junk > Int64(context.limits.maxSyncScanBytes) else { return }
-        throw context.error(
-            .limitExceeded, "mpeg: no frame within maxSyncScanBytes (\(search.junk) bytes of junk scanned)")
     }
 
     /// One diagnostic per junk run.
     func reportJunk(_ search: Search, _ context: inout ParseContext) {
-        guard search.junk > 0 else { return }
         let before = stream == nil ? "before the first frame" : "between frames"
-        context.diagnose(at: search.junkStart, "mpeg: \(search.junk) bytes of junk skipped \(before)")
+        search.junk.report(&context) { count, _ in
+            Self.structure.message("\(count) bytes of junk skipped \(before)")
+        }
     }
 
     /// A frame found by a search: starts the stream, or follows junk, or changes the format.
@@ -210,7 +196,8 @@ struct MPEGAudioParser: FormatParser {
         }
         if !stream.agrees(with: header) {
             context.diagnose(
-                "mpeg: the stream changes to \(header.sampleRate) Hz, \(header.channelCount) channel(s), "
+                .formatChange, Self.structure,
+                "the stream changes to \(header.sampleRate) Hz, \(header.channelCount) channel(s), "
                     + "Layer \(header.layer)")
             stream.signature = header.signature
             stream.isFreeFormat = header.isFreeFormat
@@ -232,7 +219,7 @@ struct MPEGAudioParser: FormatParser {
         throws(AudioStreamError)
     {
         guard let frame = context.window.peekBytes(count: length) else {
-            throw context.error(.unspecifiedError, "mpeg: confirmed frame not readable")
+            throw context.error(.unspecifiedError, Self.structure, "confirmed frame not readable")
         }
         let xing = XingHeader.find(in: frame, header: header)
         let vbri = xing == nil ? VBRIHeader.find(in: frame, header: header) : nil
@@ -254,8 +241,8 @@ struct MPEGAudioParser: FormatParser {
         self.stream = stream
         if let lame = xing?.lame, !lame.isTagCRCValid {
             context.diagnose(
-                at: stream.dataOffset - Int64(infoLength),
-                "mpeg (LAME tag): tag CRC mismatch; delay and padding used anyway")
+                .checksumMismatch, at: stream.dataOffset - Int64(infoLength), Self.lameTag,
+                "tag CRC mismatch; delay and padding used anyway")
         }
         publish(stream, firstLength: stream.frameLength(audioHeader) ?? length, &context)
     }
@@ -332,8 +319,8 @@ struct MPEGAudioParser: FormatParser {
         guard !reportedClampedGapless, let lame = stream.xing?.lame else { return }
         reportedClampedGapless = true
         context.diagnose(
-            at: stream.dataOffset - Int64(stream.infoFrameLength),
-            "mpeg (LAME tag): encoder delay \(lame.encoderDelay) and padding \(lame.padding) exceed the stream's "
+            .sizeCorrected, at: stream.dataOffset - Int64(stream.infoFrameLength), Self.lameTag,
+            "encoder delay \(lame.encoderDelay) and padding \(lame.padding) exceed the stream's "
                 + "\(packets) frame(s) of \(stream.framesPerPacket) samples; packetTableInfo clamped to priming "
                 + "\(info.primingFrames), remainder \(info.remainderFrames), valid \(info.numberValidFrames)")
     }

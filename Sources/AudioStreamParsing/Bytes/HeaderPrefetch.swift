@@ -1,4 +1,4 @@
-/// Overlaps the cache misses of a frame-header walk (MPEG audio, ADTS fast paths).
+/// Overlaps the cache misses of a frame-header walk (the frame-sync fast paths).
 ///
 /// Each header's address depends on the previous frame's length, so a miss per frame would stall the
 /// walk on memory latency, and with variable frame lengths (VBR) no stride predicts where the next
@@ -15,15 +15,11 @@ struct HeaderPrefetch {
     /// Where the sweep stopped.
     private var swept = 0
 
-    /// Called once per frame walked, at its start `i` in `bytes`.
+    /// Called once per frame walked, at its start `i` in the cursor's chunk.
     @inline(__always)
-    mutating func frame(in bytes: UnsafeRawBufferPointer, at i: Int) {
-        let target = Swift.min(i &+ Self.distance, bytes.count)
-        var p = Swift.max(swept, i &+ 64)
-        while p < target {
-            touched &+= bytes.load(fromByteOffset: p, as: UInt8.self)
-            p &+= 64
-        }
-        swept = p
+    mutating func frame(in cursor: ChunkCursor, at i: Int) {
+        let (sum, next) = cursor.touch(from: Swift.max(swept, i &+ 64), to: i &+ Self.distance, stride: 64)
+        touched &+= sum
+        swept = next
     }
 }

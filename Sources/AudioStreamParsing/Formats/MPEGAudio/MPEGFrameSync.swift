@@ -1,5 +1,5 @@
-/// Finds the next MPEG audio frame in the readable bytes, as the format probe and the parser's
-/// resynchronisation both do.
+/// MPEG audio as a frame-sync format (``FrameSyncFormat``): how the frame search of the probe and of the
+/// parser's resynchronisation recognises a frame.
 ///
 /// A candidate is a valid header (``MPEGFrameHeader``) at a 0xFF byte. It is accepted only when the
 /// bytes where its frame ends confirm it:
@@ -12,69 +12,31 @@
 /// A free-format candidate (bitrate_index 0) has no computable length: its length is the distance to
 /// the next header that matches it in every field except padding, private and mode-extension bits,
 /// searched up to ``maxFreeFormatFrameLength`` bytes ahead; that next header is its confirmation.
-///
-/// The search is stateless; callers resume it from the offset it reports (`scannedUpTo`), so that
-/// feeding one byte at a time looks at each byte once.
-enum MPEGSyncSearch {
+struct MPEGFrameSync: FrameSyncFormat {
     /// The longest free-format frame searched for. The largest standard frame is 2,881 bytes (Layer II
     /// or III at 384 kbit/s and 32 kHz with padding, 11172-3 §2.4.3.1); free-format streams in the
     /// wild stay below 640 kbit/s (2,881 bytes at 32 kHz).
     static let maxFreeFormatFrameLength = 8_192
 
-    /// What the search found.
-    enum Outcome: Equatable {
-        /// A confirmed frame starts `offset` bytes after the window's position. `length` is its
-        /// length (measured for free format); no frame starts before `offset`.
-        case frame(offset: Int, header: MPEGFrameHeader, length: Int)
-        /// No frame starts before `scannedUpTo`; deciding about the bytes from there needs at least
-        /// `atLeast` readable bytes (more than are readable now).
-        case undecided(scannedUpTo: Int, atLeast: Int)
-        /// No frame starts before `scannedUpTo` and the search may not go further (end of the stream,
-        /// or `limit` reached).
-        case exhausted(scannedUpTo: Int)
+    /// A confirmed frame: its header and length (measured for free format).
+    struct Frame: Equatable {
+        var header: MPEGFrameHeader
+        var length: Int
     }
 
-    /// Searches candidates at offsets `start ..< limit` after the window's position.
-    ///
-    /// - Parameters:
-    ///   - window: the readable bytes.
-    ///   - start: the first offset not yet known to be junk.
-    ///   - limit: candidates at or after this offset are not considered.
-    ///   - horizon: no decision looks at bytes at or after this offset: what it would need there counts
-    ///     as a rejection. The probe passes the detection lookahead, so that its answer depends only on
-    ///     the first `lookahead` bytes and never on how they were chunked.
-    ///   - freeFormatSlots: the slot count of the stream's free-format frames, when one is known, so a
-    ///     free-format candidate of that stream gets its length without a search.
-    /// - Returns: the outcome.
-    static func search(
-        _ window: InputWindow, from start: Int, limit: Int = Int.max, horizon: Int = Int.max,
-        freeFormatSlots: Int? = nil
-    ) -> Outcome {
-        let readable = window.readable
-        let limit = min(limit, horizon)
-        let end = min(readable, limit)
-        var i = start
-        while true {
-            guard let j = window.firstIndex(of: 0xFF, from: i, to: end) else {
-                if window.isFinal || end >= limit { return .exhausted(scannedUpTo: max(start, end)) }
-                return .undecided(scannedUpTo: max(start, end), atLeast: readable + 1)
-            }
-            guard j + MPEGFrameHeader.byteCount <= readable else {
-                if window.isFinal || j + MPEGFrameHeader.byteCount > horizon { return .exhausted(scannedUpTo: end) }
-                return .undecided(scannedUpTo: j, atLeast: j + MPEGFrameHeader.byteCount)
-            }
-            guard let header = MPEGFrameHeader(window, at: j) else {
-                i = j + 1
-                continue
-            }
-            switch confirm(header, at: j, window, horizon: horizon, freeFormatSlots: freeFormatSlots) {
-            case .accept(let length):
-                return .frame(offset: j, header: header, length: length)
-            case .reject:
-                i = j + 1
-            case .needMoreData(let n):
-                return .undecided(scannedUpTo: j, atLeast: n)
-            }
+    static var syncByte: UInt8 { 0xFF }
+    static var headerByteCount: Int { MPEGFrameHeader.byteCount }
+
+    /// The slot count of the stream's free-format frames, when one is known, so a free-format candidate
+    /// of that stream gets its length without a search.
+    var freeFormatSlots: Int?
+
+    func examine(_ window: InputWindow, at offset: Int, horizon: Int) -> FrameSyncCandidate<Frame> {
+        guard let header = MPEGFrameHeader(window, at: offset) else { return .rejected(reason: nil) }
+        switch Self.confirm(header, at: offset, window, horizon: horizon, freeFormatSlots: freeFormatSlots) {
+        case .accept(let length): return .frame(Frame(header: header, length: length))
+        case .reject: return .rejected(reason: nil)
+        case .needMoreData(let n): return .needMoreData(atLeast: n)
         }
     }
 

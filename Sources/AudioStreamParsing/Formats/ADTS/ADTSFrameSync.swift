@@ -1,4 +1,5 @@
-/// Frame synchronisation for ADTS, shared by the content probe and the parser.
+/// ADTS as a frame-sync format (``FrameSyncFormat``): how the content probe's and the parser's frame
+/// search recognise a frame.
 ///
 /// A candidate is a byte-aligned syncword (0xFFF) whose 56 header bits decode to a valid header. It
 /// is **confirmed** when what follows the frame (at candidate + aac_frame_length) is
@@ -9,20 +10,14 @@
 ///
 /// Every decision is taken only when the bytes it depends on are readable (or the input is final),
 /// so the outcome never depends on how the input was chunked.
-enum ADTSSync {
-    /// What lies at an offset being scanned.
-    enum Candidate: Equatable {
-        /// No syncword here (the cheap pre-filter failed).
-        case noSync
-        /// A syncword, but not a frame: an invalid header, or no agreeing successor.
-        case rejected(String)
-        /// A confirmed frame.
-        case confirmed(ADTSHeader)
-        /// A valid ID3v2 tag header; the tag is this many bytes long.
-        case id3Tag(size: Int)
-        /// This many bytes (from the window's position) are needed to decide.
-        case needMoreData(atLeast: Int)
-    }
+struct ADTSFrameSync: FrameSyncFormat {
+    static var syncByte: UInt8 { 0xFF }
+    /// A syncword is rejected as soon as the readable bytes rule it out, without the whole header.
+    static var headerByteCount: Int { 1 }
+
+    /// Also recognise an ID3v2 tag header (the parser's search without a held frame: HLS timed metadata
+    /// anywhere between frames; not the probe, which skips only leading tags).
+    var stopsAtTags: Bool
 
     /// What follows a frame that ends `offset` bytes after the window's position.
     enum Successor: Equatable {
@@ -45,50 +40,53 @@ enum ADTSSync {
     /// A syncword is rejected as soon as the readable bytes rule it out (the layer bits of byte 1,
     /// the profile and sampling frequency index of byte 2), without waiting for the whole header.
     ///
-    /// - Parameters:
-    ///   - tags: also recognise an ID3v2 tag header at `offset`.
-    ///   - horizon: no decision looks at the bytes at or after this offset (after the position): what
-    ///     it would need there counts as a rejection. The probe passes the detection look-ahead, so
-    ///     that its answer depends only on those bytes, never on how many more are readable.
-    static func examine(_ window: InputWindow, at offset: Int, tags: Bool, horizon: Int = .max) -> Candidate {
+    /// - Parameter horizon: no decision looks at the bytes at or after this offset (after the position):
+    ///   what it would need there counts as a rejection. The probe passes the detection look-ahead, so
+    ///   that its answer depends only on those bytes, never on how many more are readable.
+    func examine(_ window: InputWindow, at offset: Int, horizon: Int) -> FrameSyncCandidate<ADTSHeader> {
+        let noSync = FrameSyncCandidate<ADTSHeader>.rejected(reason: nil)
         // Beyond the horizon the stream is treated as cut off, but not as ended.
         let final = window.isFinal && window.readable <= horizon
         /// `n` bytes are needed to decide: wait for them, or give up on the candidate.
-        func needs(_ n: Int) -> Candidate { final || n > horizon ? .noSync : .needMoreData(atLeast: n) }
-        guard offset < horizon else { return .noSync }
+        func needs(_ n: Int) -> FrameSyncCandidate<ADTSHeader> {
+            final || n > horizon ? noSync : .needMoreData(atLeast: n)
+        }
+        guard offset < horizon else { return noSync }
         // Past the readable bytes: more are needed, even at the end of the stream (callers stop there).
         guard let b0 = window.peekUInt8(at: offset) else { return .needMoreData(atLeast: offset + 1) }
-        if tags && b0 == 0x49 {  // "I"
-            if offset + ID3v2Tag.Header.byteCount > horizon && !final { return .noSync }
+        if stopsAtTags && b0 == 0x49 {  // "I"
+            if offset + ID3v2Tag.Header.byteCount > horizon && !final { return noSync }
             switch ID3v2Tag.Header.recognise(window, at: offset) {
-            case .header(let header): return .id3Tag(size: header.totalByteCount)
+            case .header: return .tag
             case .needMoreData(let n): return needs(n)
-            case .notATag: return .noSync
+            case .notATag: return noSync
             }
         }
-        guard b0 == 0xFF else { return .noSync }
+        guard b0 == 0xFF else { return noSync }
         guard offset + 1 < horizon, let b1 = window.peekUInt8(at: offset + 1) else { return needs(offset + 2) }
-        guard b1 & 0xF0 == 0xF0 else { return .noSync }
+        guard b1 & 0xF0 == 0xF0 else { return noSync }
         let b2 = offset + 2 < horizon ? window.peekUInt8(at: offset + 2) : nil
-        if let rejection = ADTSHeader.rejection(byte1: b1, byte2: b2) { return .rejected(rejection.description) }
+        if let rejection = ADTSHeader.rejection(byte1: b1, byte2: b2) {
+            return .rejected(reason: rejection.description)
+        }
         guard offset + ADTSHeader.fixedSize <= horizon, let decoded = ADTSHeader.decode(window, at: offset) else {
             return needs(offset + ADTSHeader.fixedSize)
         }
         switch decoded {
         case .noSync:
-            return .noSync
+            return noSync
         case .invalid(let rejection):
-            return .rejected(rejection.description)
+            return .rejected(reason: rejection.description)
         case .valid(let header):
-            switch successor(of: header, window, at: offset + header.frameLength, horizon: horizon) {
+            switch Self.successor(of: header, window, at: offset + header.frameLength, horizon: horizon) {
             case .frame, .id3Tag, .endOfStream:
-                return .confirmed(header)
+                return .frame(header)
             case .needMoreData(let n):
                 return .needMoreData(atLeast: n)
             case .truncated:
-                return .rejected("aac_frame_length \(header.frameLength) runs past the end of the stream")
+                return .rejected(reason: "aac_frame_length \(header.frameLength) runs past the end of the stream")
             case .other:
-                return .rejected("no agreeing frame header after aac_frame_length \(header.frameLength)")
+                return .rejected(reason: "no agreeing frame header after aac_frame_length \(header.frameLength)")
             }
         }
     }

@@ -1,0 +1,52 @@
+/// Where the packets of a frame-sync stream start, for seeking and translations: the offset (relative
+/// to the data offset) of every packet parsed in order from the first frame, then the end of the
+/// last one, as a compact ``PositionTable``.
+///
+/// Packets are recorded only while their index is exact and extends the table (`packet` is the
+/// table's next index), so a seek backwards replays frames without recording them twice, and an
+/// estimated seek records nothing. The table stops growing once it holds more than
+/// `ParserLimits.maxPacketTableEntries` entries.
+struct FrameOffsetTable {
+    /// The offsets: packet `n` starts at `offsets[n]`; the last entry is the end of the last packet.
+    private(set) var offsets = PositionTable()
+    /// True once the table reached its limit (later packets are not recorded).
+    private(set) var isFull = false
+
+    /// The number of packets recorded.
+    var packetCount: Int { max(0, offsets.count - 1) }
+
+    /// What ``record(packet:start:end:limit:)`` did.
+    enum Recording: Equatable {
+        /// Nothing: the packet does not extend the table, or the table is full.
+        case skipped
+        /// The packet was recorded.
+        case recorded
+        /// The packet was recorded and filled the table: later packets are not recorded.
+        case recordedAndFull
+    }
+
+    /// Records packet `packet`, whose bytes span `start..<end` (relative to the data offset; a packet
+    /// cut from a frame may start after the frame, several packets of one frame share its start).
+    @inline(__always)
+    mutating func record(packet: Int64, start: Int64, end: Int64, limit: Int) -> Recording {
+        guard !isFull else { return .skipped }
+        if offsets.isEmpty {
+            guard packet == 0 else { return .skipped }
+            offsets = PositionTable([start, end])
+        } else {
+            guard packet == Int64(offsets.count - 1) else { return .skipped }
+            offsets.replaceLast(start)
+            offsets.append(end)
+        }
+        guard offsets.count > limit else { return .recorded }
+        isFull = true
+        return .recordedAndFull
+    }
+
+    /// Moves the table out (for a fast path's local copy), leaving it empty.
+    mutating func take() -> FrameOffsetTable {
+        let taken = self
+        self = FrameOffsetTable()
+        return taken
+    }
+}
