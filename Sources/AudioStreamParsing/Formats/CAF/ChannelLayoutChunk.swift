@@ -12,6 +12,8 @@
 ///                 +8  12  mCoordinates       3 × Float32
 /// ```
 enum ChannelLayoutChunk {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "chan")
     /// The fixed part's size.
     static let headerByteCount = 12
     /// One channel description's size.
@@ -23,15 +25,18 @@ enum ChannelLayoutChunk {
     ///   it declares (the count is checked against the body before anything is read).
     static func decode(_ bytes: [UInt8]) -> ChannelLayout? {
         var r = ByteReader(bytes)
-        guard let tag = r.readInteger(as: UInt32.self, endianness: .big), let bitmap = r.readInteger(as: UInt32.self, endianness: .big),
+        guard let tag = r.readInteger(as: UInt32.self, endianness: .big),
+            let bitmap = r.readInteger(as: UInt32.self, endianness: .big),
             let count = r.readInteger(as: UInt32.self, endianness: .big)
         else { return nil }
         // Safe: count < 2^32, so count × 20 fits in Int64.
         guard Int64(count) * Int64(descriptionByteCount) <= Int64(r.remaining) else { return nil }
         var descriptions: [ChannelDescription] = []
         for _ in 0..<count {
-            guard let label = r.readInteger(as: UInt32.self, endianness: .big), let flags = r.readInteger(as: UInt32.self, endianness: .big),
-                let x = r.readInteger(as: UInt32.self, endianness: .big), let y = r.readInteger(as: UInt32.self, endianness: .big),
+            guard let label = r.readInteger(as: UInt32.self, endianness: .big),
+                let flags = r.readInteger(as: UInt32.self, endianness: .big),
+                let x = r.readInteger(as: UInt32.self, endianness: .big),
+                let y = r.readInteger(as: UInt32.self, endianness: .big),
                 let z = r.readInteger(as: UInt32.self, endianness: .big)
             else { return nil }
             descriptions.append(

@@ -15,6 +15,8 @@
 /// A variable-length integer is big-endian base-128: each byte carries 7 bits, the high bit is set on
 /// every byte but the last (`0x8C 0x24` = 12 × 128 + 36 = 1572).
 struct PacketTableChunk: Equatable {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "pakt")
     /// The header's size in bytes.
     static let headerByteCount = 24
 
@@ -26,8 +28,10 @@ struct PacketTableChunk: Equatable {
     /// Decodes the 24-byte header, or `nil` when `bytes` is shorter.
     static func decodeHeader(_ bytes: [UInt8]) -> PacketTableChunk? {
         var r = ByteReader(bytes)
-        guard let packets = r.readInteger(as: UInt64.self, endianness: .big), let valid = r.readInteger(as: UInt64.self, endianness: .big),
-            let priming = r.readInteger(as: UInt32.self, endianness: .big), let remainder = r.readInteger(as: UInt32.self, endianness: .big)
+        guard let packets = r.readInteger(as: UInt64.self, endianness: .big),
+            let valid = r.readInteger(as: UInt64.self, endianness: .big),
+            let priming = r.readInteger(as: UInt32.self, endianness: .big),
+            let remainder = r.readInteger(as: UInt32.self, endianness: .big)
         else { return nil }
         return PacketTableChunk(
             numberPackets: Int64(bitPattern: packets), numberValidFrames: Int64(bitPattern: valid),
