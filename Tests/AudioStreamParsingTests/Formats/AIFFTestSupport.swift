@@ -42,6 +42,8 @@ struct AIFFParsed {
             if case .property(.audioDataPacketCount(let v)) = entry { return v } else { return nil }
         }
     }
+    /// The diagnostic kinds, in order.
+    var diagnosticKinds: [ParserDiagnostic.Kind] { log.diagnostics.map(\.kind) }
     /// The diagnostic messages, in order.
     var diagnostics: [String] {
         log.entries.compactMap { entry in

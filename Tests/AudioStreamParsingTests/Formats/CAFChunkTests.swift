@@ -11,7 +11,7 @@ private typealias B = CAFBuilder
 @Suite("CAF: chunks and sizes")
 struct CAFChunkTests {
     @Test func registryHasNoDuplicateCodes() {
-        let codes = CAFChunkType.registry.map { $0.type.rawValue }
+        let codes = CAFContainer.registry.entries.map(\.id)
         #expect(Set(codes).count == codes.count)
         #expect(CAFChunkType.audioData.role == .audioData)
         #expect(CAFChunkType(rawValue: 0x7A65_726F).role == nil)  // 'zero'

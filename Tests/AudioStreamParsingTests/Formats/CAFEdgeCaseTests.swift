@@ -261,11 +261,11 @@ struct CAFPacketTableTests {
         #expect(log.error == nil)
         #expect(log.packets.map { $0.offset } == [start])
         #expect(log.packets.map { $0.size } == [1572])
-        let messages = cafDiagnostics(log)
-        #expect(messages.contains { $0.contains("6 bytes after the last entry ignored") })
-        #expect(messages.contains { $0.contains("460 bytes after the table's last packet skipped") })
+        let diagnostics = log.diagnostics
+        #expect(diagnostics.contains { $0.kind == .junkSkipped && $0.message.contains("6 bytes after the last entry") })
+        #expect(diagnostics.contains { $0.kind == .junkSkipped && $0.message.contains("460 bytes after the table") })
         // The chunk after the data is still read.
-        #expect(messages.contains { $0.contains("describes 1572 bytes but the chunk holds 2032") })
+        #expect(diagnostics.contains { $0.kind == .inconsistentValues && $0.message.contains("1572 bytes but") })
         if case .metadata(let m)? = cafLast(log, .infoDictionary) {
             #expect(m.info[InfoKey.title] == "After")
         } else {

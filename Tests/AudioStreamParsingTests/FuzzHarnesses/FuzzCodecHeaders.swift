@@ -65,10 +65,7 @@ enum FuzzCodecHeaders {
         case 11:
             if let layout = ChannelLayoutChunk.decode(body) { _ = layout.channelDescriptions.count }
         case 12:
-            if let desc = AudioDescriptionChunk.decode(body) {
-                let context = ParseContext(limits: limits)
-                _ = try? desc.streamDescription(context, at: 0)
-            }
+            if let desc = AudioDescriptionChunk.decode(body) { _ = try? desc.streamDescription() }
         case 13:
             if let pakt = PacketTableChunk.decodeHeader(body) {
                 _ = pakt.packetTableInfo(totalFrames: Int64(body.count) << 20)
@@ -101,18 +98,20 @@ enum FuzzCodecHeaders {
             var reader = BitReader(body, order: .mostSignificantFirst)
             _ = try? ProgramConfigElement.decode(&reader)
         case 19:
-            if let fmt = try? WAVEFormatChunk.decode(body, bigEndian: flag) {
-                _ = try? WAVEStreamFormat(fmt, bigEndian: flag)
+            if let fmt = try? WAVEFormatChunk.decode(body, endianness: flag ? .big : .little) {
+                _ = try? WAVEStreamFormat(fmt, endianness: flag ? .big : .little)
             }
         case 20:
-            var context = ParseContext(limits: limits)
-            if let comm = try? CommonChunk.decode(body, isAIFC: flag, at: 12, context: &context) { _ = comm }
+            var notes: [ChunkNote] = []
+            if let comm = try? CommonChunk.decode(body, isAIFC: flag, notes: &notes) {
+                _ = try? comm.audioFormat(limits: limits)
+            }
         case 21:
             let context = ParseContext(limits: limits)
             _ = try? NeXTHeader.decode(body, context)
         case 22:
             _ = try? DataSize64Chunk.decode(body)
-            _ = try? FactChunk.decode(body, bigEndian: flag)
+            _ = try? FactChunk.decode(body, endianness: flag ? .big : .little)
         default:
             guard body.count >= 8 else { return }
             let bits = body.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

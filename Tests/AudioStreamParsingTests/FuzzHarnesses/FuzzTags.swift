@@ -118,8 +118,8 @@ enum FuzzTags {
         let body = Array(input[1...])
         var metadata = AudioMetadata()
         switch first % 8 {
-        case 0: _ = RIFFInfoList.read(body, bigEndian: first & 0x80 != 0, into: &metadata)
-        case 1: _ = BroadcastExtensionChunk.read(body, bigEndian: first & 0x80 != 0, into: &metadata)
+        case 0: _ = RIFFInfoList.read(body, endianness: first & 0x80 != 0 ? .big : .little, into: &metadata)
+        case 1: _ = BroadcastExtensionChunk.read(body, endianness: first & 0x80 != 0 ? .big : .little, into: &metadata)
         case 2: AIFFText.readTextChunk(body, id: FourCharCode.value("NAME"), infoKey: InfoKey.title, into: &metadata)
         case 3: _ = AIFFText.readCommentsChunk(body, into: &metadata)
         case 4: if let contents = InformationChunk.decode(body) { InformationChunk.add(contents, to: &metadata) }

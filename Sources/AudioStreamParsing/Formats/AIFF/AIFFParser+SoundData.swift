@@ -4,34 +4,34 @@ extension AIFFParser {
 
     /// Reads SSND's `offset` and `blockSize`, publishes the header and enters the audio.
     mutating func readSoundDataFields(
-        _ header: AIFFChunkHeader, _ context: inout ParseContext
+        _ header: ChunkHeader, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
         guard let chunk = SoundDataChunk(header: header, window: context.window) else {
             return .needMoreData(atLeast: SoundDataChunk.fieldsByteCount)
         }
         guard let format else {
-            throw context.error(.notOptimized, at: header.offset, "aiff (SSND): sound data before the COMM chunk")
+            throw context.error(
+                .notOptimized, at: header.offset, SoundDataChunk.structure, "sound data before the COMM chunk")
         }
         let declaredBytes = try chunk.declaredDataByteCount(context: &context)
         let data = ConstantPacketData(
-            packetSize: format.packetSize, framesPerPacket: format.framesPerPacket, dataStart: chunk.dataStart,
-            declaredByteCount: declaredBytes)
+            structure: AIFFContainer.structure, packetSize: format.packetSize,
+            framesPerPacket: format.framesPerPacket, dataStart: chunk.dataStart, declaredByteCount: declaredBytes)
 
         if declaredBytes == nil {
             context.diagnose(
-                at: header.offset,
-                "aiff (SSND): size \(header.size) (written to a pipe?); the audio runs to the end of the stream")
+                .sizeCorrected, at: header.offset, SoundDataChunk.structure,
+                "size \(header.sizeField) (written to a pipe?); the audio runs to the end of the stream")
         } else if let formEnd, header.bodyEnd > formEnd {
             context.diagnose(
-                at: header.offset,
-                "aiff (SSND): chunk ends \(header.bodyEnd - formEnd) bytes after the end of the FORM; "
-                    + "SSND's size is used")
+                .inconsistentValues, at: header.offset, SoundDataChunk.structure,
+                "chunk ends \(header.bodyEnd - formEnd) bytes after the end of the FORM; SSND's size is used")
         }
         if let packets = data.declaredPacketCount, let common, Int64(common.numSampleFrames) != packets {
             let unit = format.framesPerPacket == 1 ? "frames" : "packets"
             context.diagnose(
-                at: header.offset,
-                "aiff (COMM): numSampleFrames \(common.numSampleFrames) disagrees with SSND, which holds "
+                .inconsistentValues, at: header.offset, CommonChunk.structure,
+                "numSampleFrames \(common.numSampleFrames) disagrees with SSND, which holds "
                     + "\(packets) \(unit); SSND's size is used")
         }
 
@@ -70,16 +70,11 @@ extension AIFFParser {
             let toBoundary = Int64(data.packetSize) - misalignment
             return .skip(data.dataEnd.map { min(toBoundary, $0 - position) } ?? toBoundary)
         }
-        switch data.step(&context) {
-        case .needMoreData(let count):
-            return .needMoreData(atLeast: count)
-        case .progressed:
-            return .continue
-        case .ended:
-            exactCounts = (data.declaredPacketCount ?? 0, data.declaredByteCount ?? 0)
-            state = Self.next(after: chunk.header)
-            return .continue
-        }
+        if let step = data.step(&context) { return step }
+        exactCounts = (data.declaredPacketCount ?? 0, data.declaredByteCount ?? 0)
+        walker.endChunk(chunk.header)
+        state = .chunks
+        return .continue
     }
 
     // MARK: End of stream
@@ -88,43 +83,49 @@ extension AIFFParser {
         var endedInsideAudio = false
         switch state {
         case .formHeader:
-            throw context.error(.invalidFile, "aiff (FORM): stream ends inside the FORM header")
-        case .chunkHeader, .padByte:
-            try requireSoundData(context)
-            let left = context.window.readable
-            if left > 0 {
-                context.diagnose("aiff: stream ends with \(left) bytes that are not a whole chunk; ignored")
-                context.window.consume(left)
+            throw context.error(.invalidFile, AIFFContainer.form, "stream ends inside the FORM header")
+        case .chunks:
+            switch walker.state {
+            case .header, .pad, .handedOff:
+                try requireSoundData(context)
+                let left = context.window.readable
+                if left > 0 {
+                    context.diagnose(
+                        .truncated, AIFFContainer.structure,
+                        "stream ends with \(left) bytes that are not a whole chunk; ignored")
+                    context.window.consume(left)
+                }
+            case .body(let header, _):
+                let name = AIFFContainer.structure(header.name)
+                if sound == nil {
+                    throw context.error(
+                        .invalidFile, at: header.offset, name,
+                        "stream ends inside the chunk (\(context.window.readable) of \(header.sizeField) bytes)")
+                }
+                context.diagnose(.truncated, at: header.offset, name, "stream ends inside the chunk; ignored")
+                context.window.consume(context.window.readable)
+            case .ignoringRest:
+                break
+            case .lost:
+                throw context.error(.discontinuityCantRecover, AIFFContainer.chunkBoundariesLost)
             }
-        case .chunkBody(let header, _):
-            if sound == nil {
-                throw context.error(
-                    .invalidFile, at: header.offset,
-                    "aiff (\(header.name)): stream ends inside the chunk "
-                        + "(\(context.window.readable) of \(header.size) bytes)")
-            }
-            context.diagnose(at: header.offset, "aiff (\(header.name)): stream ends inside the chunk; ignored")
-            context.window.consume(context.window.readable)
         case .soundDataFields(let header):
             throw context.error(
-                .invalidFile, at: header.offset, "aiff (SSND): stream ends inside its offset and blockSize fields")
+                .invalidFile, at: header.offset, SoundDataChunk.structure,
+                "stream ends inside its offset and blockSize fields")
         case .soundData(_, let data):
             endedInsideAudio = true
             let packets = data.finish(&context)
             // The data bytes that arrived (a partial last packet included), up to the declared end.
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
             exactCounts = (packets, max(0, end - data.dataStart))
-        case .trailing:
-            break
-        case .lost:
-            throw context.error(
-                .discontinuityCantRecover, "aiff: a discontinuity before the audio data lost the chunk structure")
         }
         // A missing final pad byte is tolerated, so the FORM may end one byte after the stream. (A stream
         // that ends inside the audio was reported by ConstantPacketData already.)
         if !endedInsideAudio, let formEnd, context.window.position < formEnd - 1 {
             context.diagnose(
-                "aiff (FORM): stream ends \(formEnd - context.window.position) bytes before the end of the FORM")
+                .truncated, AIFFContainer.form,
+                "stream ends \(formEnd - context.window.position) bytes before the end of the FORM")
         }
         announceExactCounts(&context)
     }
@@ -133,9 +134,9 @@ extension AIFFParser {
     private func requireSoundData(_ context: ParseContext) throws(AudioStreamError) {
         guard sound == nil else { return }
         if common == nil {
-            throw context.error(.invalidFile, "aiff: stream ends without COMM and SSND chunks")
+            throw context.error(.invalidFile, AIFFContainer.structure, "stream ends without COMM and SSND chunks")
         }
-        throw context.error(.invalidFile, "aiff: stream ends without an SSND chunk")
+        throw context.error(.invalidFile, AIFFContainer.structure, "stream ends without an SSND chunk")
     }
 
     /// Announces the byte and packet counts the data really held (no-ops when they equal the declared ones).
@@ -157,19 +158,26 @@ extension AIFFParser {
             let relative = position - data.dataStart
             let size = Int64(data.packetSize)
             context.nextPacketIndex = relative <= 0 ? 0 : (relative + size - 1) / size
-        case .chunkHeader(let offset), .padByte(let offset):
-            if position > offset { loseChunkStructure(&context) }
-        case .chunkBody(let header, let kind):
-            guard position > header.bodyStart else { break }
-            if kind == .common || position > header.bodyEnd {
-                loseChunkStructure(&context)
-            } else {
-                context.diagnose(at: header.offset, "aiff (\(header.name)): chunk cut by a discontinuity; skipped")
-                state = Self.next(after: header)
+        case .chunks:
+            switch walker.state {
+            case .header(let offset), .pad(let offset, _):
+                if position > offset { loseChunkStructure(&context) }
+            case .body(let header, let role):
+                guard position > header.bodyStart else { break }
+                if role == .common || position > header.bodyEnd {
+                    loseChunkStructure(&context)
+                } else {
+                    context.diagnose(
+                        .discontinuity, at: header.offset, AIFFContainer.structure(header.name),
+                        "chunk cut by a discontinuity; skipped")
+                    walker.endChunk(header)
+                }
+            case .handedOff, .ignoringRest, .lost:
+                break
             }
         case .soundDataFields(let header):
             if position > header.bodyStart { loseChunkStructure(&context) }
-        case .formHeader, .trailing, .lost:
+        case .formHeader:
             break
         }
     }
@@ -177,11 +185,14 @@ extension AIFFParser {
     /// The chunk boundaries are unknown after a discontinuity: before the audio the stream cannot go on
     /// (the next step throws `dsc!`); after it, the rest of the stream is ignored.
     private mutating func loseChunkStructure(_ context: inout ParseContext) {
+        state = .chunks
         if sound == nil {
-            state = .lost
+            walker.lose()
         } else {
-            context.diagnose("aiff: chunk boundaries lost in a discontinuity after the audio data; the rest is ignored")
-            state = .trailing
+            context.diagnose(
+                .discontinuity, AIFFContainer.structure,
+                "chunk boundaries lost in a discontinuity after the audio data; the rest is ignored")
+            walker.ignoreRest(from: context.window.position, .afterDiscontinuity)
         }
     }
 

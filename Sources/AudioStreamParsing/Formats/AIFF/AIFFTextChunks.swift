@@ -4,6 +4,8 @@
 enum AIFFText {
     /// The raw-tag source of AIFF text.
     static let source = "aiff-text"
+    /// The Comments Chunk, for messages.
+    static let comments = Structure("aiff", "COMT")
 
     /// Decodes chunk text: UTF-8 when the bytes are valid UTF-8 (plain ASCII, as the spec asks, is), else
     /// ISO-8859-1; stops at the first NUL (FFmpeg pads odd strings with one inside the chunk) and drops

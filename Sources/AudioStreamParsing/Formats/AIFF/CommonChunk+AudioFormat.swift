@@ -34,13 +34,11 @@ extension CommonChunk {
     /// `sowt`. Fixed-size codes (`in24`, `in32`, `fl32`, `fl64`, `raw `, `ulaw`, `alaw`, `ima4`) ignore
     /// `sampleSize`, which for compressed data gives the size of the source samples.
     ///
-    /// - Parameters:
-    ///   - offset: absolute offset of the chunk, for errors.
-    ///   - context: for errors and limits.
+    /// - Parameter limits: the limits in force (`maxPacketBytes`).
     /// - Throws: `invalidFile` for a PCM `sampleSize` of 0 or above 32; `unsupportedDataFormat` for a
     ///   compression type not listed in `AIFFCompressionType`; `limitExceeded` for a packet larger than
     ///   `ParserLimits.maxPacketBytes`.
-    func audioFormat(at offset: Int64, context: inout ParseContext) throws(AudioStreamError) -> AIFFAudioFormat {
+    func audioFormat(limits: ParserLimits) throws(StructureError) -> AIFFAudioFormat {
         let channels = UInt32(numChannels)
         let rate = sampleRate
         let description: StreamDescription
@@ -54,8 +52,7 @@ extension CommonChunk {
         switch compressionType {
         case .notCompressed, .twos, .sowt:
             guard sampleSize >= 1, sampleSize <= 32 else {
-                throw context.error(
-                    .invalidFile, at: offset, "aiff (COMM): sampleSize \(sampleSize) is outside 1…32 bits")
+                throw Self.structure.invalid("sampleSize \(sampleSize) is outside 1…32 bits")
             }
             description = pcm(bits: UInt32(sampleSize), bigEndian: compressionType != .sowt)
         case .int24: description = pcm(bits: 24)
@@ -72,13 +69,11 @@ extension CommonChunk {
                 sampleRate: rate, formatID: .appleIMA4, formatFlags: 0, bytesPerPacket: 34 * channels,
                 framesPerPacket: 64, bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
         default:
-            throw context.error(
-                .unsupportedDataFormat, at: offset,
-                "aiff (COMM): compression type '\(compressionType)' is not supported")
+            throw Self.structure.unsupported("compression type '\(compressionType)' is not supported")
         }
         let packetSize = Int(description.bytesPerPacket)
-        guard packetSize <= context.limits.maxPacketBytes else {
-            throw context.error(.limitExceeded, at: offset, "aiff (COMM): packet size exceeds maxPacketBytes")
+        guard packetSize <= limits.maxPacketBytes else {
+            throw Self.structure.limit("packet size exceeds maxPacketBytes")
         }
         return AIFFAudioFormat(
             streamDescription: description, packetSize: packetSize, framesPerPacket: description.framesPerPacket)

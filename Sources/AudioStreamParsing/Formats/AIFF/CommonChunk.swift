@@ -33,6 +33,8 @@ struct CommonChunk: Hashable, Sendable {
     /// `compressionName`, when present.
     var compressionName: String?
 
+    /// The chunk, for messages.
+    static let structure = Structure("aiff", "COMM")
     /// The size of the AIFF fields.
     static let aiffByteCount = 18
     /// Sample rates accepted, in Hz: at least 1 Hz, and representable as a 32-bit integer as CoreAudio
@@ -44,13 +46,12 @@ struct CommonChunk: Hashable, Sendable {
     /// - Parameters:
     ///   - body: the whole `ckData`.
     ///   - isAIFC: the `FORM` type is `AIFC` (the compression fields may follow).
-    ///   - offset: absolute offset of the chunk, for errors.
-    ///   - context: for errors and diagnostics.
+    ///   - notes: oddities worked around (a `compressionName` cut by the end of the chunk).
     /// - Throws: `invalidFile` for a chunk shorter than 18 bytes, a compression type cut short, zero
     ///   channels, or a sample rate that is NaN, infinite, zero, negative or outside `sampleRateRange`.
     static func decode(
-        _ body: [UInt8], isAIFC: Bool, at offset: Int64, context: inout ParseContext
-    ) throws(AudioStreamError) -> CommonChunk {
+        _ body: [UInt8], isAIFC: Bool, notes: inout [ChunkNote]
+    ) throws(StructureError) -> CommonChunk {
         var reader = ByteReader(body)
         guard body.count >= aiffByteCount,
             let channels = reader.readInteger(as: UInt16.self, endianness: .big),
@@ -59,27 +60,24 @@ struct CommonChunk: Hashable, Sendable {
             let rateBytes = reader.readBytes(10),
             let rate = ExtendedFloat(bigEndianBytes: rateBytes)
         else {
-            throw context.error(
-                .invalidFile, at: offset, "aiff (COMM): chunk is \(body.count) bytes, at least \(aiffByteCount) needed")
+            throw structure.invalid("chunk is \(body.count) bytes, at least \(aiffByteCount) needed")
         }
-        guard channels > 0 else {
-            throw context.error(.invalidFile, at: offset, "aiff (COMM): channel count is zero")
-        }
-        let sampleRate = try validatedSampleRate(rate, at: offset, context: &context)
+        guard channels > 0 else { throw structure.invalid("channel count is zero") }
+        let sampleRate = try validatedSampleRate(rate)
 
         var compression = AIFFCompressionType.notCompressed
         var name: String?
         if isAIFC && reader.remaining > 0 {
             guard let type = reader.readFourCC() else {
-                throw context.error(
-                    .invalidFile, at: offset,
-                    "aiff (COMM): chunk is \(body.count) bytes; its compressionType is cut short")
+                throw structure.invalid("chunk is \(body.count) bytes; its compressionType is cut short")
             }
             compression = AIFFCompressionType(rawValue: type)
             if let count = reader.readUInt8() {
                 let available = min(Int(count), reader.remaining)
                 if available < Int(count) {
-                    context.diagnose(at: offset, "aiff (COMM): compressionName runs past the end of the chunk")
+                    notes.append(
+                        ChunkNote(.damagedMetadata, structure.message("compressionName runs past the end of the chunk"))
+                    )
                 }
                 name = AIFFText.decode(reader.readBytes(available) ?? [])
             }
@@ -90,25 +88,14 @@ struct CommonChunk: Hashable, Sendable {
     }
 
     /// The sample rate as a `Double`, or an error for one no stream can have.
-    private static func validatedSampleRate(
-        _ rate: ExtendedFloat, at offset: Int64, context: inout ParseContext
-    ) throws(AudioStreamError) -> Double {
-        if rate.isNaN {
-            throw context.error(.invalidFile, at: offset, "aiff (COMM): sample rate is NaN")
-        }
-        if rate.isInfinite {
-            throw context.error(.invalidFile, at: offset, "aiff (COMM): sample rate is infinite")
-        }
+    private static func validatedSampleRate(_ rate: ExtendedFloat) throws(StructureError) -> Double {
+        if rate.isNaN { throw structure.invalid("sample rate is NaN") }
+        if rate.isInfinite { throw structure.invalid("sample rate is infinite") }
         let value = rate.doubleValue
-        if value == 0 {
-            throw context.error(.invalidFile, at: offset, "aiff (COMM): sample rate is zero")
-        }
-        if value < 0 {
-            throw context.error(.invalidFile, at: offset, "aiff (COMM): sample rate is negative")
-        }
+        if value == 0 { throw structure.invalid("sample rate is zero") }
+        if value < 0 { throw structure.invalid("sample rate is negative") }
         guard sampleRateRange.contains(value) else {
-            throw context.error(
-                .invalidFile, at: offset, "aiff (COMM): sample rate is outside 1 Hz…4294967295 Hz")
+            throw structure.invalid("sample rate is outside 1 Hz…4294967295 Hz")
         }
         return value
     }

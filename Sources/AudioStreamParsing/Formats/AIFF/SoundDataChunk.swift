@@ -14,8 +14,11 @@
 /// write 0xFFFFFFFF. Both mean "the audio runs to the end of the stream". (sox writes large placeholder
 /// sizes instead; they are taken as declared and corrected when the stream ends.)
 struct SoundDataChunk: Hashable, Sendable {
+    /// The chunk, for messages.
+    static let structure = Structure("aiff", "SSND")
+
     /// The chunk header.
-    let header: AIFFChunkHeader
+    let header: ChunkHeader
     /// `offset`.
     let offset: UInt32
     /// `blockSize`.
@@ -25,23 +28,23 @@ struct SoundDataChunk: Hashable, Sendable {
     static let fieldsByteCount = 8
 
     /// True when `ckSize` says the audio runs to the end of the stream (0 or 0xFFFFFFFF).
-    static func runsToEndOfStream(_ header: AIFFChunkHeader) -> Bool {
-        header.size == 0 || header.size == 0xFFFF_FFFF
+    static func runsToEndOfStream(_ header: ChunkHeader) -> Bool {
+        header.sizeField == 0 || header.sizeField == 0xFFFF_FFFF
     }
 
     /// Checks the chunk header before its fields are read.
     ///
     /// - Throws: `invalidFile` when a declared size cannot even hold the 8 bytes of fields.
-    static func validate(_ header: AIFFChunkHeader, context: inout ParseContext) throws(AudioStreamError) {
-        if !runsToEndOfStream(header) && Int(header.size) < fieldsByteCount {
+    static func validate(_ header: ChunkHeader, context: inout ParseContext) throws(AudioStreamError) {
+        if !runsToEndOfStream(header) && header.sizeField < UInt64(fieldsByteCount) {
             throw context.error(
-                .invalidFile, at: header.offset,
-                "aiff (SSND): chunk is \(header.size) bytes, too small for its offset and blockSize fields")
+                .invalidFile, at: header.offset, structure,
+                "chunk is \(header.sizeField) bytes, too small for its offset and blockSize fields")
         }
     }
 
     /// Decodes the fields at the start of the window (the bytes must be readable).
-    init?(header: AIFFChunkHeader, window: InputWindow) {
+    init?(header: ChunkHeader, window: InputWindow) {
         guard let offset = window.peekInteger(at: 0, as: UInt32.self, endianness: .big),
             let blockSize = window.peekInteger(at: 4, as: UInt32.self, endianness: .big)
         else { return nil }
@@ -58,11 +61,11 @@ struct SoundDataChunk: Hashable, Sendable {
     /// - Throws: `invalidFile` when `offset` points past the end of the chunk.
     func declaredDataByteCount(context: inout ParseContext) throws(AudioStreamError) -> Int64? {
         if Self.runsToEndOfStream(header) { return nil }
-        let room = Int64(header.size) - Int64(Self.fieldsByteCount)
+        let room = Int64(header.sizeField) - Int64(Self.fieldsByteCount)
         guard Int64(offset) <= room else {
             throw context.error(
-                .invalidFile, at: header.bodyStart,
-                "aiff (SSND): offset \(offset) points past the end of the chunk (\(room) bytes after the fields)")
+                .invalidFile, at: header.bodyStart, Self.structure,
+                "offset \(offset) points past the end of the chunk (\(room) bytes after the fields)")
         }
         return room - Int64(offset)
     }

@@ -17,6 +17,8 @@
 /// `kCAFLinearPCMFormatFlagIsLittleEndian` (bit 1), where the ASBD has `IsFloat` (bit 0) and
 /// `IsBigEndian` (bit 1). `streamDescription(...)` translates.
 struct AudioDescriptionChunk: Equatable {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "desc")
     /// The body's size in bytes.
     static let byteCount = 32
 
@@ -64,17 +66,13 @@ struct AudioDescriptionChunk: Equatable {
     ///
     /// - Throws: `invalidFile` (`dta?`) for a sample rate that is not positive and finite, zero channels,
     ///   format ID 0, or a linear PCM description whose packet is not one whole frame of
-    ///   `mChannelsPerFrame` samples of at least `mBitsPerChannel` bits. `at` is the chunk's offset.
-    func streamDescription(_ context: ParseContext, at offset: Int64) throws(AudioStreamError) -> StreamDescription {
+    ///   `mChannelsPerFrame` samples of at least `mBitsPerChannel` bits.
+    func streamDescription() throws(StructureError) -> StreamDescription {
         guard sampleRate.isFinite, sampleRate > 0 else {
-            throw context.error(.invalidFile, at: offset, "caf (desc): sample rate is not a positive number")
+            throw Self.structure.invalid("sample rate is not a positive number")
         }
-        guard channelsPerFrame > 0 else {
-            throw context.error(.invalidFile, at: offset, "caf (desc): channel count is zero")
-        }
-        guard formatID.rawValue != 0 else {
-            throw context.error(.invalidFile, at: offset, "caf (desc): format ID is zero")
-        }
+        guard channelsPerFrame > 0 else { throw Self.structure.invalid("channel count is zero") }
+        guard formatID.rawValue != 0 else { throw Self.structure.invalid("format ID is zero") }
         guard formatID == .linearPCM else {
             return StreamDescription(
                 sampleRate: sampleRate, formatID: formatID, formatFlags: formatFlags, bytesPerPacket: bytesPerPacket,
@@ -86,9 +84,8 @@ struct AudioDescriptionChunk: Equatable {
         guard framesPerPacket == 1, bytesPerPacket > 0, bytesPerPacket % channelsPerFrame == 0, bitsPerChannel > 0,
             containerBytes <= 8, bitsPerChannel <= containerBytes * 8
         else {
-            throw context.error(
-                .invalidFile, at: offset,
-                "caf (desc): linear PCM needs one frame per packet, made of whole samples holding the bits per channel")
+            throw Self.structure.invalid(
+                "linear PCM needs one frame per packet, made of whole samples holding the bits per channel")
         }
         var flags: UInt32 = 0
         flags |= formatFlags & Self.linearPCMIsFloat != 0 ? LinearPCMFlags.isFloat : LinearPCMFlags.isSignedInteger

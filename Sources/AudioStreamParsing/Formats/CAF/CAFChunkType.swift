@@ -1,4 +1,4 @@
-/// A CAF chunk type (the `mChunkType` four-character code of a `CAFChunkHeader`).
+/// A CAF chunk type (the `mChunkType` four-character code of a CAF chunk header, `ChunkLayout.caf`).
 ///
 /// Apple "Core Audio Format Specification", "CAF File Header and Chunk Headers" and the chunk sections
 /// that follow it; `CAFFile.h` (`kCAF_*ChunkID`).
@@ -94,34 +94,9 @@ extension CAFChunkType {
         case skipped
     }
 
-    /// Every chunk type this parser knows, with its role: the registry (one row per code).
-    ///
-    /// Types not listed here are skipped with a diagnostic naming them.
-    static let registry: [(type: CAFChunkType, role: Role)] = [
-        (.audioDescription, .audioDescription),
-        (.audioData, .audioData),
-        (.packetTable, .packetTable),
-        (.magicCookie, .magicCookie),
-        (.channelLayout, .channelLayout),
-        (.information, .information),
-        (.strings, .skipped),
-        (.marker, .skipped),
-        (.region, .skipped),
-        (.instrument, .skipped),
-        (.midi, .skipped),
-        (.overview, .skipped),
-        (.peak, .skipped),
-        (.editComments, .skipped),
-        (.uniqueMaterialID, .skipped),
-        (.uuid, .skipped),
-        (.free, .skipped),
-        (.formatList, .skipped),
-        (.iXML, .skipped),
-    ]
+    /// The role of this chunk type (`CAFContainer.registry`), or `nil` when the type is not registered.
+    var role: Role? { CAFContainer.registry.role(of: id) }
 
-    /// The role of this chunk type, or `nil` when the type is not in the registry.
-    var role: Role? {
-        for entry in Self.registry where entry.type == self { return entry.role }
-        return nil
-    }
+    /// The chunk identifier of this type.
+    var id: ChunkID { ChunkID(code: rawValue) }
 }

@@ -7,22 +7,25 @@
 ///      4     …  mData        the packets, back to back; dataOffset = chunk offset + 12 + 4
 /// ```
 extension CAFParser {
+    /// The `data` chunk, for messages.
+    static let data = Structure("caf", "data")
+
     mutating func startAudioData(
-        _ context: inout ParseContext, _ header: CAFChunkHeader
+        _ context: inout ParseContext, _ header: ChunkHeader
     ) throws(AudioStreamError) -> ParseStep {
-        let chunkStart = context.window.position
+        let chunkStart = header.offset
+        let runsToEndOfStream = header.declaredSize == nil
         if audioData != nil {
-            context.diagnose(at: chunkStart, "caf (data): a second 'data' chunk is ignored")
-            context.window.consume(CAFChunkHeader.byteCount)
-            if header.runsToEndOfStream {
-                state = .ignoringRest
-                return .continue
-            }
-            return header.size > 0 ? .skip(header.size) : .continue
+            context.diagnose(.duplicateStructure, at: chunkStart, Self.data, "a second 'data' chunk is ignored")
+            guard runsToEndOfStream else { return walker.skip(header, &context) }
+            walker.enter(header, &context)
+            walker.ignoreRest(from: context.window.position, .afterAudio)
+            return .continue
         }
         guard let description else { return .continue }  // unreachable: 'desc' is always first
-        if header.size >= 0 && header.size < 4 {
-            throw context.error(.invalidFile, "caf (data): chunk is \(header.size) bytes; its edit count needs 4")
+        if !runsToEndOfStream && header.signedSizeField < 4 {
+            throw context.error(
+                .invalidFile, Self.data, "chunk is \(header.signedSizeField) bytes; its edit count needs 4")
         }
         if !description.hasConstantPackets && table == nil {
             // Tell the listener what the stream is before failing (Apple's parser has announced the
@@ -30,28 +33,29 @@ extension CAFParser {
             for value in describingValues().sorted(by: { $0.announcementOrder < $1.announcementOrder }) {
                 context.announce(value)
             }
-            if header.runsToEndOfStream {
+            if runsToEndOfStream {
                 throw context.error(
-                    .invalidFile,
-                    "caf (data): variable-size packets need a 'pakt' chunk before a data chunk of unknown size")
+                    .invalidFile, Self.data,
+                    "variable-size packets need a 'pakt' chunk before a data chunk of unknown size")
             }
             throw context.error(
-                .notOptimized,
-                "caf (data): the packet table ('pakt') is not before the audio data; packets cannot be delimited")
+                .notOptimized, Self.data,
+                "the packet table ('pakt') is not before the audio data; packets cannot be delimited")
         }
-        let headerBytes = CAFChunkHeader.byteCount + 4
+        let headerBytes = header.headerByteCount + 4
         guard context.window.readable >= headerBytes else { return .needMoreData(atLeast: headerBytes) }
         let data = AudioData(
             chunkStart: chunkStart, start: chunkStart + Int64(headerBytes),
-            byteCount: header.runsToEndOfStream ? nil : header.size - 4)
+            byteCount: runsToEndOfStream ? nil : header.signedSizeField - 4)
         audioData = data
-        context.window.consume(headerBytes)
+        walker.enter(header, &context)
+        context.window.consume(4)  // mEditCount
         let values = headerValues(&context, data)
         context.publishHeader(values, dataOffset: data.start)
         if description.hasConstantPackets {
             let reader = ConstantPacketData(
-                packetSize: Int(description.bytesPerPacket), framesPerPacket: description.framesPerPacket,
-                dataStart: data.start, declaredByteCount: data.byteCount)
+                structure: CAFContainer.structure, packetSize: Int(description.bytesPerPacket),
+                framesPerPacket: description.framesPerPacket, dataStart: data.start, declaredByteCount: data.byteCount)
             constantData = reader
             state = .constantData(reader)
         } else {
@@ -97,8 +101,8 @@ extension CAFParser {
         } else if let table {
             if let bytes = data.byteCount, bytes != table.totalBytes {
                 context.diagnose(
-                    at: data.chunkStart,
-                    "caf (data): the packet table describes \(table.totalBytes) bytes but the chunk holds \(bytes)")
+                    .inconsistentValues, at: data.chunkStart, Self.data,
+                    "the packet table describes \(table.totalBytes) bytes but the chunk holds \(bytes)")
             }
             values.append(.audioDataByteCount(UInt64(data.byteCount ?? table.totalBytes)))
             values.append(.audioDataPacketCount(UInt64(table.count)))
@@ -136,13 +140,15 @@ extension CAFParser {
             let gap = target - context.window.position
             if gap > 0 { return .skip(gap) }
         }
-        switch data.step(&context) {
-        case .needMoreData(let n): return .needMoreData(atLeast: n)
-        case .progressed: return .continue
-        case .ended:
-            state = .chunkHeader
-            return .continue
-        }
+        if let step = data.step(&context) { return step }
+        endAudioData(&context)
+        return .continue
+    }
+
+    /// The walk goes on after the audio data (CAF chunks are not padded).
+    private mutating func endAudioData(_ context: inout ParseContext) {
+        walker.endChunk(at: context.window.position, declaredSize: 0)
+        state = .chunks
     }
 
     /// Emits every readable packet described by the packet table.
@@ -158,29 +164,33 @@ extension CAFParser {
         while true {
             let position = context.window.position
             if let end = data.end, position >= end {
-                state = .chunkHeader
+                endAudioData(&context)
                 return .continue
             }
             guard cursor.next < table.count else {
                 // Audio that no table entry describes.
                 if let end = data.end {
                     context.diagnose(
-                        at: position, "caf (data): \(end - position) bytes after the table's last packet skipped")
-                    state = .chunkHeader
+                        .junkSkipped, at: position, Self.data,
+                        "\(end - position) bytes after the table's last packet skipped")
+                    walker.endChunk(at: end, declaredSize: 0)
+                    state = .chunks
                     return .skip(end - position)
                 }
                 guard context.window.readable > 0 else { return .needMoreData(atLeast: 1) }
-                context.diagnose(at: position, "caf (data): bytes after the table's last packet are ignored")
-                state = .ignoringRest
+                context.diagnose(
+                    .junkSkipped, at: position, Self.data, "bytes after the table's last packet are ignored")
+                walker.ignoreRest(from: position, .afterAudio)
+                state = .chunks
                 return .continue
             }
             let size = table.size(of: cursor.next)
             if let end = data.end, size > end - position {
                 context.diagnose(
-                    at: position,
-                    "caf (data): packet \(cursor.next) runs past the end of the data chunk; "
-                        + "\(end - position) bytes skipped")
-                state = .chunkHeader
+                    .truncated, at: position, Self.data,
+                    "packet \(cursor.next) runs past the end of the data chunk; \(end - position) bytes skipped")
+                walker.endChunk(at: end, declaredSize: 0)
+                state = .chunks
                 return .skip(end - position)
             }
             // Safe: size ≤ maxPacketBytes (checked when the entry was read), an Int.
@@ -195,23 +205,36 @@ extension CAFParser {
     // MARK: End of stream
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
-        if lostHeader {
-            throw context.error(
-                .discontinuityCantRecover, "caf: discontinuity before the audio data; the chunk structure is lost")
-        }
+        let caf = CAFContainer.structure
         switch state {
         case .fileHeader:
-            throw context.error(.invalidFile, "caf: stream ends inside the file header")
-        case .chunkHeader, .packetTable:
+            throw context.error(.invalidFile, caf, "stream ends inside the file header")
+        case .chunks, .packetTable:
+            let incomplete: ChunkHeader?
+            if case .chunks = state {
+                switch walker.state {
+                case .lost: throw context.error(.discontinuityCantRecover, CAFContainer.chunkBoundariesLost)
+                case .ignoringRest: return
+                default: incomplete = walker.incompleteChunk
+                }
+            } else {
+                incomplete = nil
+            }
+            // A chunk read whole that the stream cut: its header is consumed, but counts from its start.
+            let start = incomplete?.offset ?? context.window.position
             guard audioData != nil else {
-                throw context.error(.invalidFile, "caf: stream ends before the audio data ('data' chunk)")
+                throw context.error(.invalidFile, at: start, caf, "stream ends before the audio data ('data' chunk)")
             }
             let leftover = context.window.readable
-            if leftover > 0 {
-                context.diagnose("caf: stream ends inside a chunk after the audio data; \(leftover) bytes ignored")
+            let unread = Int64(leftover) + context.window.position - start
+            if unread > 0 {
+                context.diagnose(
+                    .truncated, at: start, caf,
+                    "stream ends inside a chunk after the audio data; \(unread) bytes ignored")
                 context.window.consume(leftover)
             } else if case .packetTable = state {
-                context.diagnose("caf (pakt): stream ends inside the chunk after the audio data")
+                context.diagnose(
+                    .truncated, PacketTableChunk.structure, "stream ends inside the chunk after the audio data")
             }
         case .constantData(let data):
             let packets = data.finish(&context)
@@ -221,8 +244,6 @@ extension CAFParser {
             context.announce(.audioDataPacketCount(UInt64(packets)))
         case .tableData(let cursor):
             finishTableData(&context, cursor)
-        case .ignoringRest:
-            break
         }
     }
 
@@ -230,14 +251,15 @@ extension CAFParser {
         guard let data = audioData, let table else { return }
         let leftover = context.window.readable
         if leftover > 0 {
-            context.diagnose("caf (data): stream ends inside packet \(cursor.next); \(leftover) bytes dropped")
+            context.diagnose(
+                .truncated, Self.data, "stream ends inside packet \(cursor.next); \(leftover) bytes dropped")
             context.window.consume(leftover)
         }
         guard cursor.next < table.count else { return }
         let bytes = table.offset(of: cursor.next)
         context.diagnose(
-            at: data.start + bytes,
-            "caf (data): stream ends after \(cursor.next) of \(table.count) packets (\(bytes) bytes of audio)")
+            .truncated, at: data.start + bytes, Self.data,
+            "stream ends after \(cursor.next) of \(table.count) packets (\(bytes) bytes of audio)")
         context.announce(.audioDataByteCount(UInt64(bytes)))
         context.announce(.audioDataPacketCount(UInt64(cursor.next)))
     }

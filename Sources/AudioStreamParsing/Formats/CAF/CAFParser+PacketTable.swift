@@ -15,28 +15,29 @@
 ///   is skipped with a diagnostic.
 extension CAFParser {
     mutating func startPacketTable(
-        _ context: inout ParseContext, _ header: CAFChunkHeader
+        _ context: inout ParseContext, _ header: ChunkHeader
     ) throws(AudioStreamError) -> ParseStep {
-        let chunkStart = context.window.position
+        let chunkStart = header.offset
+        let pakt = PacketTableChunk.structure
         guard let description else { return .continue }  // unreachable: 'desc' is always first
         if packetTableHeader != nil {
-            context.diagnose(at: chunkStart, "caf (pakt): a second 'pakt' chunk is ignored")
-            context.window.consume(CAFChunkHeader.byteCount)
-            return header.size > 0 ? .skip(header.size) : .continue
+            context.diagnose(.duplicateStructure, at: chunkStart, pakt, "a second 'pakt' chunk is ignored")
+            return walker.skip(header, &context)
         }
-        guard header.size >= Int64(PacketTableChunk.headerByteCount) else {
-            throw context.error(.invalidFile, "caf (pakt): chunk is \(header.size) bytes; the header needs 24")
+        let size = header.signedSizeField
+        guard size >= Int64(PacketTableChunk.headerByteCount) else {
+            throw context.error(.invalidFile, pakt, "chunk is \(size) bytes; the header needs 24")
         }
-        let total = CAFChunkHeader.byteCount + PacketTableChunk.headerByteCount
-        let headerBytes = context.window.peekBytes(
-            at: CAFChunkHeader.byteCount, count: PacketTableChunk.headerByteCount)
-        guard let bytes = headerBytes, let pakt = PacketTableChunk.decodeHeader(bytes)
+        let total = header.headerByteCount + PacketTableChunk.headerByteCount
+        let headerBytes = context.window.peekBytes(at: header.headerByteCount, count: PacketTableChunk.headerByteCount)
+        guard let bytes = headerBytes, let tableHeader = PacketTableChunk.decodeHeader(bytes)
         else { return .needMoreData(atLeast: total) }
-        guard pakt.numberPackets >= 0 else {
-            throw context.error(.invalidFile, "caf (pakt): negative packet count \(pakt.numberPackets)")
+        guard tableHeader.numberPackets >= 0 else {
+            throw context.error(.invalidFile, pakt, "negative packet count \(tableHeader.numberPackets)")
         }
-        context.window.consume(total)
-        packetTableHeader = pakt
+        walker.enter(header, &context)
+        context.window.consume(PacketTableChunk.headerByteCount)
+        packetTableHeader = tableHeader
         packetTableOffset = chunkStart
         let keepsEntries = audioData == nil && !description.hasConstantPackets
         if keepsEntries {
@@ -44,14 +45,14 @@ extension CAFParser {
                 bytesPerPacket: description.bytesPerPacket, framesPerPacket: description.framesPerPacket)
         } else if audioData != nil, description.hasConstantPackets {
             // A table after the audio of a constant-size format only adds gapless information.
-            if let info = constantPacketTableInfo(&context, pakt, at: chunkStart) {
+            if let info = constantPacketTableInfo(&context, tableHeader, at: chunkStart) {
                 context.announce(.packetTableInfo(info))
             }
         }
         state = .packetTable(
             PacketTableProgress(
-                chunkStart: chunkStart, bytesLeft: header.size - Int64(PacketTableChunk.headerByteCount),
-                entriesLeft: pakt.numberPackets, keepsEntries: keepsEntries))
+                chunkStart: chunkStart, bytesLeft: size - Int64(PacketTableChunk.headerByteCount),
+                entriesLeft: tableHeader.numberPackets, keepsEntries: keepsEntries))
         return .continue
     }
 
@@ -73,10 +74,12 @@ extension CAFParser {
             else { break }
             guard table?.count ?? 0 < context.limits.maxPacketTableEntries else {
                 throw context.error(
-                    .limitExceeded, at: entryStart, "caf (pakt): more than maxPacketTableEntries packets")
+                    .limitExceeded, at: entryStart, PacketTableChunk.structure,
+                    "more than maxPacketTableEntries packets")
             }
             guard table?.append(size: entry.size, frames: entry.frames) == true else {
-                throw context.error(.invalidFile, at: entryStart, "caf (pakt): packet table totals overflow")
+                throw context.error(
+                    .invalidFile, at: entryStart, PacketTableChunk.structure, "packet table totals overflow")
             }
             offset += entry.byteCount
             progress.entriesLeft -= 1
@@ -90,10 +93,9 @@ extension CAFParser {
             }
             let found = table?.count ?? 0
             context.diagnose(
-                at: progress.chunkStart,
-                "caf (pakt): mNumberPackets is \(Int64(found) + progress.entriesLeft) "
-                    + "but the chunk holds \(found) entries")
-            state = .chunkHeader
+                .inconsistentValues, at: progress.chunkStart, PacketTableChunk.structure,
+                "mNumberPackets is \(Int64(found) + progress.entriesLeft) but the chunk holds \(found) entries")
+            endPacketTable(&context)
             return .continue
         }
         return stepPacketTableTail(&context, progress)
@@ -120,13 +122,19 @@ extension CAFParser {
             state = .packetTable(progress)
             return n > 0 ? .continue : .needMoreData(atLeast: 1)
         }
-        state = .chunkHeader
+        endPacketTable(&context)
         if progress.tailHasData {
             context.diagnose(
-                at: progress.chunkStart,
-                "caf (pakt): \(progress.tailByteCount ?? 0) bytes after the last entry ignored")
+                .junkSkipped, at: progress.chunkStart, PacketTableChunk.structure,
+                "\(progress.tailByteCount ?? 0) bytes after the last entry ignored")
         }
         return .continue
+    }
+
+    /// The walk goes on after the `pakt` chunk (CAF chunks are not padded).
+    private mutating func endPacketTable(_ context: inout ParseContext) {
+        walker.endChunk(at: context.window.position, declaredSize: 0)
+        state = .chunks
     }
 
     /// The packet table info of a constant-size format (its nominal frames are `mNumberPackets` ×
@@ -145,8 +153,8 @@ extension CAFParser {
     ) -> PacketTableInfo? {
         if let info = pakt.packetTableInfo(totalFrames: totalFrames) { return info }
         context.diagnose(
-            at: chunkStart,
-            "caf (pakt): valid \(pakt.numberValidFrames) + priming \(pakt.primingFrames) + remainder "
+            .inconsistentValues, at: chunkStart, PacketTableChunk.structure,
+            "valid \(pakt.numberValidFrames) + priming \(pakt.primingFrames) + remainder "
                 + "\(pakt.remainderFrames) frames do not add up to the packets' \(totalFrames) frames; not announced")
         return nil
     }
@@ -182,7 +190,8 @@ private struct EntryReader {
             else { return nil }
             guard value <= UInt64(context.limits.maxPacketBytes) else {
                 throw context.error(
-                    .limitExceeded, at: entryStart, "caf (pakt): packet of \(value) bytes exceeds maxPacketBytes")
+                    .limitExceeded, at: entryStart, PacketTableChunk.structure,
+                    "packet of \(value) bytes exceeds maxPacketBytes")
             }
             entry.size = Int64(value)
         }
@@ -193,7 +202,8 @@ private struct EntryReader {
                     entryStart: entryStart, &entry)
             else { return nil }
             guard value <= UInt64(UInt32.max) else {
-                throw context.error(.invalidFile, at: entryStart, "caf (pakt): packet of \(value) frames")
+                throw context.error(
+                    .invalidFile, at: entryStart, PacketTableChunk.structure, "packet of \(value) frames")
             }
             entry.frames = Int64(value)
         }
@@ -211,10 +221,12 @@ private struct EntryReader {
             return nil
         case .pastChunkEnd:
             throw context.error(
-                .invalidFile, at: entryStart, "caf (pakt): a variable-length integer runs past the end of the chunk")
+                .invalidFile, at: entryStart, PacketTableChunk.structure,
+                "a variable-length integer runs past the end of the chunk")
         case .tooLong:
             throw context.error(
-                .invalidFile, at: entryStart, "caf (pakt): a variable-length integer is longer than 64 bits")
+                .invalidFile, at: entryStart, PacketTableChunk.structure,
+                "a variable-length integer is longer than 64 bits")
         }
     }
 }

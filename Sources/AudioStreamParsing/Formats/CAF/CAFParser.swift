@@ -25,7 +25,7 @@
 /// What `finish` does: throws `invalidFile` when the stream ended before the audio data; otherwise
 /// drops a partial last packet with a diagnostic and announces the real byte and packet counts when
 /// they differ from the declared ones (or were not declared).
-struct CAFParser: FormatParser {
+struct CAFParser: FormatParser, ChunkContainerParser {
     /// Detects `caff` at the start of the stream (the version is checked by the parser, so a file of
     /// another version gets a clear error instead of `typ?`).
     static let probe = FormatProbe(fileTypes: [.caf]) { window, _ in
@@ -40,17 +40,14 @@ struct CAFParser: FormatParser {
     enum State {
         /// Before the 8-byte file header.
         case fileHeader
-        /// At a chunk header (before or after the audio data).
-        case chunkHeader
+        /// Walking the chunks (`walker`), before or after the audio data.
+        case chunks
         /// Inside a `pakt` chunk's entries.
         case packetTable(PacketTableProgress)
         /// Inside the audio data of a constant-size format.
         case constantData(ConstantPacketData)
         /// Inside the audio data of a format described by the packet table.
         case tableData(TableDataCursor)
-        /// Discarding the rest of the stream (audio that no packet describes in a data chunk of unknown
-        /// size, or chunks after the audio following a discontinuity).
-        case ignoringRest
     }
 
     /// A `pakt` chunk being read.
@@ -88,6 +85,10 @@ struct CAFParser: FormatParser {
     }
 
     var state: State = .fileHeader
+    /// The chunk walk. It also discards the rest of the stream where nothing can be read (audio that no
+    /// packet describes in a data chunk of unknown size, chunks after the audio following a
+    /// discontinuity), and holds the lost state after a discontinuity before the audio data.
+    var walker = ChunkWalker<CAFContainer>(layout: .caf, at: 0)
     /// The `desc` chunk and the stream description made from it.
     var description: AudioDescriptionChunk?
     var streamDescription: StreamDescription?
@@ -108,27 +109,18 @@ struct CAFParser: FormatParser {
     var finishedPacketCount: Int64?
     /// Where to continue after a discontinuity inside the audio data (a packet boundary).
     var resumeAt: Int64?
-    /// Set by a discontinuity before the audio data: the chunk structure is lost.
-    var lostHeader = false
 
     init() {}
 
     // MARK: Stepping
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        if lostHeader {
-            throw context.error(
-                .discontinuityCantRecover, "caf: discontinuity before the audio data; the chunk structure is lost")
-        }
         switch state {
         case .fileHeader: return try stepFileHeader(&context)
-        case .chunkHeader: return try stepChunk(&context)
+        case .chunks: return try stepChunks(&context)
         case .packetTable(let progress): return try stepPacketTable(&context, progress)
         case .constantData(let data): return stepConstantData(&context, data)
         case .tableData(let cursor): return stepTableData(&context, cursor)
-        case .ignoringRest:
-            context.window.consume(context.window.readable)
-            return .needMoreData(atLeast: 1)
         }
     }
 
@@ -137,150 +129,111 @@ struct CAFParser: FormatParser {
             return .needMoreData(atLeast: CAFFileHeader.byteCount)
         }
         guard let header = CAFFileHeader.peek(context.window) else {
-            throw context.error(.unsupportedFileType, "caf: file type is not 'caff'")
+            throw context.error(.unsupportedFileType, CAFContainer.structure, "file type is not 'caff'")
         }
         guard header.version == CAFFileHeader.supportedVersion else {
             throw context.error(
-                .unsupportedFileType,
-                "caf: file version \(header.version) is not supported (only version 1 is defined)")
+                .unsupportedFileType, CAFContainer.structure,
+                "file version \(header.version) is not supported (only version 1 is defined)")
         }
         // mFileFlags: "ignore any value of this field you don't understand" (CAF File Header).
+        let start = context.window.position
         context.window.consume(CAFFileHeader.byteCount)
-        state = .chunkHeader
+        walker = ChunkWalker(layout: .caf, at: start + Int64(CAFFileHeader.byteCount))
+        state = .chunks
         return .continue
     }
 
-    /// Reads a chunk header and dispatches on the chunk type.
-    private mutating func stepChunk(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        guard let header = CAFChunkHeader.peek(context.window) else {
-            return .needMoreData(atLeast: CAFChunkHeader.byteCount)
-        }
-        let chunkStart = context.window.position
-        let name = header.type.description
-        if description == nil && header.type != .audioDescription {
-            throw context.error(.invalidFile, "caf: the first chunk is '\(name)'; it must be 'desc'")
-        }
-        if header.size < 0 && !header.runsToEndOfStream {
-            throw context.error(.invalidFile, "caf (\(name)): negative chunk size \(header.size)")
-        }
-        if header.size >= 0 {
-            let bodyStart = chunkStart + Int64(CAFChunkHeader.byteCount)
-            if bodyStart.addingReportingOverflow(header.size).overflow {
-                throw context.error(.invalidFile, "caf (\(name)): chunk size runs past the largest stream offset")
-            }
-        }
-        switch header.type.role {
+    /// Decides what to do with a registered chunk whose header is at the position.
+    mutating func handle(
+        _ chunk: ChunkHeader, _ role: CAFChunkType.Role, _ context: inout ParseContext
+    ) throws(AudioStreamError) -> ParseStep {
+        switch role {
         case .audioDescription:
-            return try readAudioDescription(&context, header)
+            return try readAudioDescription(&context, chunk)
         case .audioData:
-            return try startAudioData(&context, header)
+            return try startAudioData(&context, chunk)
         case .packetTable:
-            return try startPacketTable(&context, header)
+            return try startPacketTable(&context, chunk)
+        case .magicCookie, .channelLayout:
+            return try walker.read(chunk, role, within: .headerChunk, &context)
+        case .information:
+            return try walker.read(chunk, role, within: .tag, &context)
+        case .skipped:
+            return walker.skip(chunk, &context)
+        }
+    }
+
+    /// Interprets a chunk body read whole (the window is at the chunk, whose header waits for the body).
+    mutating func interpret(
+        _ chunk: ChunkHeader, _ role: CAFChunkType.Role, _ body: [UInt8], _ context: inout ParseContext
+    ) throws(AudioStreamError) {
+        switch role {
         case .magicCookie:
-            guard let body = try wholeBody(&context, header, limit: context.limits.maxHeaderChunkBytes) else {
-                return .needMoreData(atLeast: CAFChunkHeader.byteCount + Int(header.size))
-            }
             magicCookie = MagicCookieChunk.decode(body)
             if audioData != nil, let magicCookie { context.announce(.magicCookie(magicCookie)) }
-            return .continue
         case .channelLayout:
-            guard let body = try wholeBody(&context, header, limit: context.limits.maxHeaderChunkBytes) else {
-                return .needMoreData(atLeast: CAFChunkHeader.byteCount + Int(header.size))
-            }
             guard let layout = ChannelLayoutChunk.decode(body) else {
                 throw context.error(
-                    .invalidFile, at: chunkStart, "caf (chan): the layout or its channel descriptions do not fit")
+                    .invalidFile, at: chunk.offset, ChannelLayoutChunk.structure,
+                    "the layout or its channel descriptions do not fit")
             }
             channelLayout = layout
             if audioData != nil { context.announce(.channelLayout(layout)) }
-            return .continue
         case .information:
-            if header.size > Int64(context.limits.maxTagBytes) {
-                context.diagnose(
-                    at: chunkStart, "caf (info): chunk of \(header.size) bytes is larger than maxTagBytes; skipped")
-                return skipChunk(&context, header)
-            }
-            guard let body = try wholeBody(&context, header, limit: context.limits.maxTagBytes) else {
-                return .needMoreData(atLeast: CAFChunkHeader.byteCount + Int(header.size))
-            }
-            readInformation(&context, body, at: chunkStart)
-            return .continue
-        case .skipped:
-            return skipChunk(&context, header)
-        case nil:
-            context.diagnose(at: chunkStart, "caf: unknown chunk '\(name)' (\(header.size) bytes) skipped")
-            return skipChunk(&context, header)
+            readInformation(&context, body, at: chunk.offset)
+        case .audioDescription, .audioData, .packetTable, .skipped:
+            break
         }
     }
 
-    /// Consumes the chunk header and skips the body without buffering it.
-    private func skipChunk(_ context: inout ParseContext, _ header: CAFChunkHeader) -> ParseStep {
-        context.window.consume(CAFChunkHeader.byteCount)
-        return header.size > 0 ? .skip(header.size) : .continue
-    }
-
-    /// The whole body of a chunk read in one piece, consuming the chunk, or `nil` when it is not all
-    /// readable yet (then nothing is consumed).
-    ///
-    /// - Throws: `limitExceeded` when the body is larger than `limit`; `invalidFile` for a size of -1.
-    private func wholeBody(
-        _ context: inout ParseContext, _ header: CAFChunkHeader, limit: Int
-    ) throws(AudioStreamError) -> [UInt8]? {
-        guard header.size >= 0 else {
-            throw context.error(.invalidFile, "caf (\(header.type)): size -1 is only allowed for 'data'")
-        }
-        guard header.size <= Int64(limit) else {
-            throw context.error(
-                .limitExceeded, "caf (\(header.type)): chunk of \(header.size) bytes exceeds the header chunk limit")
-        }
-        let size = Int(header.size)
-        guard let body = context.window.peekBytes(at: CAFChunkHeader.byteCount, count: size) else { return nil }
-        context.window.consume(CAFChunkHeader.byteCount + size)
-        return body
-    }
-
+    /// Reads the 32-byte `desc` chunk, header and body at once.
     private mutating func readAudioDescription(
-        _ context: inout ParseContext, _ header: CAFChunkHeader
+        _ context: inout ParseContext, _ chunk: ChunkHeader
     ) throws(AudioStreamError) -> ParseStep {
-        let chunkStart = context.window.position
+        let chunkStart = chunk.offset
+        let desc = AudioDescriptionChunk.structure
         if description != nil {
-            context.diagnose(at: chunkStart, "caf (desc): a second 'desc' chunk is ignored")
-            return skipChunk(&context, header)
+            context.diagnose(.duplicateStructure, at: chunkStart, desc, "a second 'desc' chunk is ignored")
+            return walker.skip(chunk, &context)
         }
         // Apple's CAF specification fixes the Audio Description chunk at 32 bytes.
-        guard header.size == Int64(AudioDescriptionChunk.byteCount) else {
+        guard chunk.signedSizeField == Int64(AudioDescriptionChunk.byteCount) else {
             throw context.error(
-                .invalidFile, "caf (desc): chunk is \(header.size) bytes; the description is exactly 32")
+                .invalidFile, desc, "chunk is \(chunk.signedSizeField) bytes; the description is exactly 32")
         }
-        let total = CAFChunkHeader.byteCount + AudioDescriptionChunk.byteCount
-        guard let body = context.window.peekBytes(at: CAFChunkHeader.byteCount, count: AudioDescriptionChunk.byteCount),
-            let desc = AudioDescriptionChunk.decode(body)
+        let total = chunk.headerByteCount + AudioDescriptionChunk.byteCount
+        guard let body = context.window.peekBytes(at: chunk.headerByteCount, count: AudioDescriptionChunk.byteCount),
+            let decoded = AudioDescriptionChunk.decode(body)
         else { return .needMoreData(atLeast: total) }
-        let asbd = try desc.streamDescription(context, at: chunkStart)
-        if Int64(desc.bytesPerPacket) > Int64(context.limits.maxPacketBytes) {
+        let asbd: StreamDescription
+        do throws(StructureError) {
+            asbd = try decoded.streamDescription()
+        } catch {
+            throw context.error(error, at: chunkStart)
+        }
+        if Int64(decoded.bytesPerPacket) > Int64(context.limits.maxPacketBytes) {
             throw context.error(
-                .limitExceeded, "caf (desc): bytes per packet \(desc.bytesPerPacket) exceeds maxPacketBytes")
+                .limitExceeded, desc, "bytes per packet \(decoded.bytesPerPacket) exceeds maxPacketBytes")
         }
-        description = desc
+        description = decoded
         streamDescription = asbd
-        context.window.consume(total)
-        let extra = header.size - Int64(AudioDescriptionChunk.byteCount)
-        if extra > 0 {
-            context.diagnose(at: chunkStart, "caf (desc): \(extra) bytes after the 32-byte description skipped")
-            return .skip(extra)
-        }
+        walker.enter(chunk, &context)
+        context.window.consume(AudioDescriptionChunk.byteCount)
+        walker.endChunk(chunk)
         return .continue
     }
 
     private mutating func readInformation(_ context: inout ParseContext, _ body: [UInt8], at chunkStart: Int64) {
+        let info = InformationChunk.structure
         guard let contents = InformationChunk.decode(body) else {
-            context.diagnose(at: chunkStart, "caf (info): chunk is shorter than its entry count; ignored")
+            context.diagnose(.damagedMetadata, at: chunkStart, info, "chunk is shorter than its entry count; ignored")
             return
         }
         if contents.pairs.count < Int(contents.declaredCount) {
             context.diagnose(
-                at: chunkStart,
-                "caf (info): \(contents.declaredCount) entries declared, \(contents.pairs.count) found")
+                .damagedMetadata, at: chunkStart, info,
+                "\(contents.declaredCount) entries declared, \(contents.pairs.count) found")
         }
         InformationChunk.add(contents, to: &metadata)
         if audioData != nil && !metadata.isEmpty { context.announce(.metadata(metadata)) }
@@ -302,22 +255,23 @@ struct CAFParser: FormatParser {
             resumeAt = audioData.start + table.offset(of: cursor.next)
             context.nextPacketIndex = Int64(cursor.next)
             state = .tableData(cursor)
-        case .fileHeader, .chunkHeader, .packetTable:
+        case .fileHeader, .chunks, .packetTable:
+            if case .chunks = state, case .ignoringRest = walker.state { return }
+            state = .chunks
             if audioData == nil {
-                lostHeader = true
+                walker.lose()
             } else {
-                context.diagnose("caf: discontinuity after the audio data; the rest of the stream is ignored")
-                state = .ignoringRest
+                context.diagnose(
+                    .discontinuity, CAFContainer.structure,
+                    "discontinuity after the audio data; the rest of the stream is ignored")
+                walker.ignoreRest(from: position, .afterDiscontinuity)
             }
-        case .ignoringRest:
-            break
         }
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard audioData != nil, let description else { return false }
         resumeAt = nil
-        lostHeader = false
         if description.hasConstantPackets {
             guard let constantData else { return false }
             state = .constantData(constantData)

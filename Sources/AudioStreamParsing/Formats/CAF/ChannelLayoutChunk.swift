@@ -12,6 +12,8 @@
 ///                 +8  12  mCoordinates       3 × Float32
 /// ```
 enum ChannelLayoutChunk {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "chan")
     /// The fixed part's size.
     static let headerByteCount = 12
     /// One channel description's size.

@@ -13,6 +13,8 @@
 /// fill the Apple key when it is not already set; every pair stays in `tags` as written, with source
 /// `"caf-info"`.
 enum InformationChunk {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "info")
     /// The tag source name.
     static let tagSource = "caf-info"
 

@@ -15,6 +15,8 @@
 /// A variable-length integer is big-endian base-128: each byte carries 7 bits, the high bit is set on
 /// every byte but the last (`0x8C 0x24` = 12 × 128 + 36 = 1572).
 struct PacketTableChunk: Equatable {
+    /// The chunk, for messages.
+    static let structure = Structure("caf", "pakt")
     /// The header's size in bytes.
     static let headerByteCount = 24
 

@@ -5,6 +5,8 @@
 /// Used by WAVE, AIFF, CAF and NeXT for their data chunk. It knows how many data bytes remain (or
 /// that the data runs to the end of the stream) and hands out as many whole packets as are readable.
 struct ConstantPacketData {
+    /// The container, for messages (`wave`, `aiff`, `caf`, `au`).
+    let structure: Structure
     /// Bytes per packet (> 0).
     let packetSize: Int
     /// Frames per packet (> 0).
@@ -16,33 +18,29 @@ struct ConstantPacketData {
     /// Absolute offset where the data ends, or `nil` when it runs to the end of the stream.
     var dataEnd: Int64? { declaredByteCount.map { dataStart + $0 } }
 
-    /// What `step` found.
-    enum Progress: Equatable {
-        /// Packets were emitted (or nothing was readable); call again with more bytes.
-        case needMoreData(atLeast: Int)
-        /// The declared data is exhausted; the position is at `dataEnd`.
-        case ended
-        /// Some bytes were consumed (packets emitted or a partial tail skipped); call again.
-        case progressed
-    }
-
     /// The number of whole packets the data holds, when its size is declared.
     var declaredPacketCount: Int64? { declaredByteCount.map { $0 / Int64(packetSize) } }
 
     /// Emits every whole packet that is readable and inside the data.
-    func step(_ context: inout ParseContext) -> Progress {
+    ///
+    /// - Returns: the step for the format parser to return (`.continue` when bytes were consumed:
+    ///   packets emitted or a partial tail skipped; `.needMoreData` when none was readable), or `nil`
+    ///   once the declared data is exhausted and the position is at `dataEnd`.
+    func step(_ context: inout ParseContext) -> ParseStep? {
         let position = context.window.position
         var available = Int64(context.window.readable)
         if let end = dataEnd {
             let left = end - position
-            if left <= 0 { return .ended }
+            if left <= 0 { return nil }
             available = min(available, left)
             if left < Int64(packetSize) {
                 // A partial packet at the end of the declared data: skip it when it is all here.
                 if Int64(context.window.readable) >= left {
-                    context.diagnose("\(formatName(context)): data size is not a whole number of packets; \(left) trailing bytes skipped")
+                    context.diagnose(
+                        .junkSkipped, structure,
+                        "data size is not a whole number of packets; \(left) trailing bytes skipped")
                     context.window.consume(Int(left))
-                    return .ended
+                    return nil
                 }
                 return .needMoreData(atLeast: Int(left))
             }
@@ -56,7 +54,7 @@ struct ConstantPacketData {
             context.nextPacketIndex = relative / Int64(packetSize)
         }
         context.emitPackets(count: count, size: packetSize, framesPerPacket: framesPerPacket)
-        return .progressed
+        return .continue
     }
 
     /// At end of stream: drops a partial last packet with a diagnostic, and reports a data chunk that
@@ -68,14 +66,16 @@ struct ConstantPacketData {
             let end = dataEnd.map { min($0, position + Int64(leftover)) } ?? position + Int64(leftover)
             let partial = Int(end - position)
             if partial > 0 {
-                context.diagnose("\(formatName(context)): stream ends inside a packet; \(partial) bytes of a partial packet dropped")
+                context.diagnose(
+                    .truncated, structure, "stream ends inside a packet; \(partial) bytes of a partial packet dropped")
                 context.window.consume(partial)
             }
         }
         if let end = dataEnd, context.window.position < end {
             context.diagnose(
-                at: context.window.position,
-                "\(formatName(context)): data chunk declares \(declaredByteCount ?? 0) bytes but the stream ends after \(context.window.position - dataStart)")
+                .truncated, at: context.window.position, structure,
+                "data chunk declares \(declaredByteCount ?? 0) bytes but the stream ends after "
+                    + "\(context.window.position - dataStart)")
         }
         let realEnd = dataEnd.map { min($0, context.window.position) } ?? context.window.position
         return max(0, realEnd - dataStart) / Int64(packetSize)
@@ -84,16 +84,7 @@ struct ConstantPacketData {
     /// The geometry for translations.
     var packetMap: PacketMap {
         PacketMap(
-            bytesPerPacket: Int64(packetSize), framesPerPacket: Int64(framesPerPacket), packetCount: declaredPacketCount)
-    }
-
-    private func formatName(_ context: ParseContext) -> String {
-        switch context.fileType {
-        case .some(.wave), .some(.rf64), .some(.bw64): return "wave"
-        case .some(.aiff), .some(.aifc): return "aiff"
-        case .some(.caf): return "caf"
-        case .some(.next): return "au"
-        default: return "data"
-        }
+            bytesPerPacket: Int64(packetSize), framesPerPacket: Int64(framesPerPacket), packetCount: declaredPacketCount
+        )
     }
 }

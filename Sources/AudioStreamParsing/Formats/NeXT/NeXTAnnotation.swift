@@ -12,6 +12,8 @@
 /// Text is decoded as UTF-8 (invalid sequences replaced) up to the first NUL; an annotation that is
 /// empty or only NULs and whitespace gives no metadata.
 enum NeXTAnnotation {
+    /// The annotation, for messages.
+    static let structure = Structure("au", "annotation")
     /// The raw tag source of annotation tags.
     static let source = "au-annotation"
     /// The raw tag key of a free-text annotation.

@@ -17,6 +17,8 @@
 ///    24    ...   annotation     (data offset − 24) bytes, conventionally NUL-terminated text
 /// ```
 struct NeXTHeader: Hashable {
+    /// The header, for messages.
+    static let structure = Structure("au", "header")
     /// The header size in bytes (the smallest legal data offset).
     static let size = 24
     /// `.snd`
@@ -60,32 +62,32 @@ struct NeXTHeader: Hashable {
             let rate = reader.readInteger(as: UInt32.self, endianness: .big),
             let channels = reader.readInteger(as: UInt32.self, endianness: .big)
         else {
-            throw context.error(.invalidFile, "au (header): header shorter than 24 bytes")
+            throw context.error(.invalidFile, structure, "header shorter than 24 bytes")
         }
         guard magic == NeXTHeader.magic else {
-            throw context.error(.invalidFile, "au (header): magic is not '.snd'")
+            throw context.error(.invalidFile, structure, "magic is not '.snd'")
         }
         guard offset >= UInt32(NeXTHeader.size) else {
-            throw context.error(.invalidFile, at: context.window.position + 4, "au (header): data offset is below 24")
+            throw context.error(.invalidFile, at: context.window.position + 4, structure, "data offset is below 24")
         }
         guard let sample = NeXTEncoding(rawValue: encoding) else {
             throw context.error(
-                .unsupportedDataFormat, at: context.window.position + 12, "au (header): unsupported encoding")
+                .unsupportedDataFormat, at: context.window.position + 12, structure, "unsupported encoding")
         }
         guard rate > 0 else {
-            throw context.error(.invalidFile, at: context.window.position + 16, "au (header): sample rate is zero")
+            throw context.error(.invalidFile, at: context.window.position + 16, structure, "sample rate is zero")
         }
         guard channels > 0 else {
-            throw context.error(.invalidFile, at: context.window.position + 20, "au (header): channel count is zero")
+            throw context.error(.invalidFile, at: context.window.position + 20, structure, "channel count is zero")
         }
         // Checked: channels × bytes per sample must fit a packet size (UInt32 and the packet limit).
         let (frameBytes, overflow) = UInt64(channels).multipliedReportingOverflow(by: UInt64(sample.bytesPerSample))
         guard !overflow, frameBytes <= UInt64(UInt32.max) else {
-            throw context.error(.invalidFile, at: context.window.position + 20, "au (header): channel count too large")
+            throw context.error(.invalidFile, at: context.window.position + 20, structure, "channel count too large")
         }
         guard frameBytes <= UInt64(context.limits.maxPacketBytes) else {
             throw context.error(
-                .limitExceeded, at: context.window.position + 20, "au (header): frame larger than maxPacketBytes")
+                .limitExceeded, at: context.window.position + 20, structure, "frame larger than maxPacketBytes")
         }
         return NeXTHeader(
             dataOffset: offset, dataSize: size == NeXTHeader.unknownDataSize ? nil : size, encoding: encoding,

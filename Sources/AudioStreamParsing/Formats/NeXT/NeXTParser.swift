@@ -26,6 +26,9 @@ struct NeXTParser: FormatParser {
         return .match(.next, NeXTParser())
     }
 
+    /// The container, for messages.
+    static let au = Structure("au")
+
     /// Where the parser is; each case carries what was parsed so far.
     enum State {
         /// Waiting for the 24-byte header.
@@ -60,7 +63,8 @@ struct NeXTParser: FormatParser {
             if length == 0 {
                 enterData(header, metadata: nil, &context)
             } else if length > min(context.limits.maxTagBytes, context.limits.maxBufferedBytes) {
-                context.diagnose("au (annotation): \(length) bytes exceed maxTagBytes; skipped")
+                context.diagnose(
+                    .limitExceeded, NeXTAnnotation.structure, "\(length) bytes exceed maxTagBytes; skipped")
                 state = .awaitingData(header)
                 return .skip(Int64(length))
             } else {
@@ -84,19 +88,15 @@ struct NeXTParser: FormatParser {
                 defer { realign = 0 }
                 return .skip(realign)
             }
-            switch data.step(&context) {
-            case .progressed: return .continue
-            case .needMoreData(let n): return .needMoreData(atLeast: n)
-            case .ended:
-                state = .ended(data, reportedTrailing: false)
-                return .continue
-            }
+            if let step = data.step(&context) { return step }
+            state = .ended(data, reportedTrailing: false)
+            return .continue
 
         case .ended(let data, let reported):
             let n = context.window.readable
             if n == 0 { return .needMoreData(atLeast: 1) }
             if !reported {
-                context.diagnose("au: bytes after the declared audio data ignored")
+                context.diagnose(.junkSkipped, Self.au, "bytes after the declared audio data ignored")
                 state = .ended(data, reportedTrailing: true)
             }
             context.window.consume(n)
@@ -104,7 +104,7 @@ struct NeXTParser: FormatParser {
 
         case .lost:
             throw context.error(
-                .discontinuityCantRecover, "au: discontinuity before the audio data; the position is unknown")
+                .discontinuityCantRecover, Self.au, "discontinuity before the audio data; the position is unknown")
         }
     }
 
@@ -113,7 +113,7 @@ struct NeXTParser: FormatParser {
         let format = header.streamDescription
         let frameBytes = header.bytesPerFrame
         let data = ConstantPacketData(
-            packetSize: frameBytes, framesPerPacket: 1, dataStart: context.window.position,
+            structure: Self.au, packetSize: frameBytes, framesPerPacket: 1, dataStart: context.window.position,
             declaredByteCount: header.dataSize.map { Int64($0) })
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(format),
@@ -137,13 +137,13 @@ struct NeXTParser: FormatParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         switch state {
         case .header:
-            throw context.error(.invalidFile, "au (header): stream ends inside the 24-byte header")
+            throw context.error(.invalidFile, NeXTHeader.structure, "stream ends inside the 24-byte header")
         case .annotation(let header), .awaitingData(let header):
             throw context.error(
-                .invalidFile, "au (annotation): stream ends before the data offset \(header.dataOffset)")
+                .invalidFile, NeXTAnnotation.structure, "stream ends before the data offset \(header.dataOffset)")
         case .lost:
             throw context.error(
-                .discontinuityCantRecover, "au: discontinuity before the audio data; the position is unknown")
+                .discontinuityCantRecover, Self.au, "discontinuity before the audio data; the position is unknown")
         case .data(let data), .ended(let data, _):
             let packets = data.finish(&context)
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position

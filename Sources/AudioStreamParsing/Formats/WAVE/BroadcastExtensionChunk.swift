@@ -24,6 +24,8 @@
 enum BroadcastExtensionChunk {
     /// The raw-tag source name.
     static let source = "bext"
+    /// The chunk, for messages.
+    static let structure = Structure("wave", "bext")
     /// The fixed part of the chunk, before CodingHistory.
     static let fixedByteCount = 602
 
@@ -32,13 +34,16 @@ enum BroadcastExtensionChunk {
     /// Never traps: a body shorter than the fixed part yields the fields it holds whole.
     ///
     /// - Returns: oddities worked around, for diagnostics.
-    static func read(_ body: [UInt8], bigEndian: Bool, into metadata: inout AudioMetadata) -> [String] {
-        var notes: [String] = []
+    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [ChunkNote] {
+        var notes: [ChunkNote] = []
         if body.count < fixedByteCount {
-            notes.append("wave (bext): chunk is \(body.count) bytes, shorter than the 602-byte fixed part")
+            notes.append(
+                ChunkNote(
+                    .damagedMetadata,
+                    structure.message("chunk is \(body.count) bytes, shorter than the 602-byte fixed part")))
         }
         var reader = ByteReader(body)
-        func text(_ key: String, _ count: Int, infoKey: InfoKey? = nil) {
+        func text(_ key: String, _ count: Int, infoKey: String? = nil) {
             guard let bytes = reader.readBytes(count) else { return }
             add(key, RIFFText.decode(bytes), infoKey: infoKey, to: &metadata)
         }
@@ -47,13 +52,13 @@ enum BroadcastExtensionChunk {
         text("originatorReference", 32)
         text("originationDate", 10)
         text("originationTime", 8)
-        if let low = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
-            let high = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little)
+        if let low = reader.readInteger(as: UInt32.self, endianness: endianness),
+            let high = reader.readInteger(as: UInt32.self, endianness: endianness)
         {
             let reference = UInt64(high) << 32 | UInt64(low)
             add("timeReference", String(reference), infoKey: nil, to: &metadata)
         }
-        _ = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little)  // Version
+        _ = reader.readInteger(as: UInt16.self, endianness: endianness)  // Version
         if let umid = reader.readBytes(64), umid.contains(where: { $0 != 0 }) {
             // A basic UMID is 32 bytes; the extended one 64. Trailing zero bytes are not shown.
             var bytes = Array(umid)
@@ -66,7 +71,7 @@ enum BroadcastExtensionChunk {
         return notes
     }
 
-    private static func add(_ key: String, _ value: String, infoKey: InfoKey?, to metadata: inout AudioMetadata) {
+    private static func add(_ key: String, _ value: String, infoKey: String?, to metadata: inout AudioMetadata) {
         guard !value.isEmpty else { return }
         metadata.add(AudioMetadata.Tag(source: source, key: key, value: value), infoKey: infoKey)
     }

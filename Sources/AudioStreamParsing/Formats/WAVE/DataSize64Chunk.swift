@@ -16,36 +16,42 @@
 struct DataSize64Chunk: Equatable {
     /// The fixed part of the body.
     static let minimumByteCount = 28
+    /// The chunk, for messages.
+    static let structure = Structure("wave", "ds64")
 
     var riffSize: UInt64
     var dataSize: UInt64
     var sampleCount: UInt64
     /// The 64-bit sizes of other chunks, by chunk identifier (first entry wins).
-    var chunkSizes: [UInt32: UInt64]
+    var chunkSizes: [ChunkID: UInt64]
     /// Oddities worked around (reported as diagnostics).
-    var notes: [String] = []
+    var notes: [ChunkNote] = []
 
     /// Decodes a whole `ds64` body.
     ///
     /// - Throws: `invalidFile` when the body is shorter than 28 bytes.
-    static func decode(_ body: [UInt8]) throws(WAVEChunkError) -> DataSize64Chunk {
+    static func decode(_ body: [UInt8]) throws(StructureError) -> DataSize64Chunk {
         var reader = ByteReader(body)
         guard let riffSize = reader.readInteger(as: UInt64.self, endianness: .little),
             let dataSize = reader.readInteger(as: UInt64.self, endianness: .little),
             let sampleCount = reader.readInteger(as: UInt64.self, endianness: .little),
             let tableLength = reader.readInteger(as: UInt32.self, endianness: .little)
         else {
-            throw WAVEChunkError(.invalidFile, "wave (ds64): chunk is \(body.count) bytes, shorter than 28")
+            throw structure.invalid("chunk is \(body.count) bytes, shorter than 28")
         }
         var chunk = DataSize64Chunk(riffSize: riffSize, dataSize: dataSize, sampleCount: sampleCount, chunkSizes: [:])
         // The table is bounded by the body, never by tableLength.
         let entries = min(Int(tableLength), reader.remaining / 12)
         if entries < Int(tableLength) {
-            chunk.notes.append("wave (ds64): table declares \(tableLength) entries but holds \(entries)")
+            chunk.notes.append(
+                ChunkNote(
+                    .inconsistentValues, structure.message("table declares \(tableLength) entries but holds \(entries)")
+                ))
         }
         for _ in 0..<entries {
-            guard let id = reader.readFourCC(), let size = reader.readInteger(as: UInt64.self, endianness: .little)
+            guard let code = reader.readFourCC(), let size = reader.readInteger(as: UInt64.self, endianness: .little)
             else { break }
+            let id = ChunkID(code: code)
             if chunk.chunkSizes[id] == nil { chunk.chunkSizes[id] = size }
         }
         return chunk

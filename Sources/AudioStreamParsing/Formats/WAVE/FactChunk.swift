@@ -16,16 +16,18 @@
 struct FactChunk: Equatable {
     /// The smallest `fact` body.
     static let minimumByteCount = 4
+    /// The chunk, for messages.
+    static let structure = Structure("wave", "fact")
 
     var sampleLength: UInt32
 
     /// Decodes a `fact` body.
     ///
     /// - Throws: `invalidFile` when the body is shorter than 4 bytes.
-    static func decode(_ body: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> FactChunk {
+    static func decode(_ body: [UInt8], endianness: Endianness) throws(StructureError) -> FactChunk {
         var reader = ByteReader(body)
-        guard let length = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little) else {
-            throw WAVEChunkError(.invalidFile, "wave (fact): chunk is \(body.count) bytes, shorter than 4")
+        guard let length = reader.readInteger(as: UInt32.self, endianness: endianness) else {
+            throw structure.invalid("chunk is \(body.count) bytes, shorter than 4")
         }
         return FactChunk(sampleLength: length)
     }

@@ -16,6 +16,8 @@
 enum RIFFInfoList {
     /// The raw-tag source name.
     static let source = "riff-info"
+    /// The chunk, for messages.
+    static let structure = Structure("wave", "LIST")
 
     /// INFO IDs and the info-dictionary key each maps to.
     static let infoKeys: [String: InfoKey] = [
@@ -29,18 +31,21 @@ enum RIFFInfoList {
     /// Never traps: sub-chunks that overrun the list are cut at its end.
     ///
     /// - Returns: oddities worked around, for diagnostics.
-    static func read(_ body: [UInt8], bigEndian: Bool, into metadata: inout AudioMetadata) -> [String] {
-        var notes: [String] = []
+    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [ChunkNote] {
+        var notes: [ChunkNote] = []
         var reader = ByteReader(body)
         guard reader.skip(4) else { return notes }
-        while reader.remaining >= RIFFChunkHeader.byteCount {
+        while reader.remaining >= 8 {
             // Safe to force unwrap: at least 8 bytes remain.
             let id = reader.readFourCC()!
-            let size = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little)!
+            let size = reader.readInteger(as: UInt32.self, endianness: endianness)!
             let key = FourCharCode.string(id)
             var count = Int(size)
             if count > reader.remaining {
-                notes.append("wave (LIST): INFO item '\(key)' overruns the list; cut to \(reader.remaining) bytes")
+                notes.append(
+                    ChunkNote(
+                        .damagedMetadata,
+                        structure.message("INFO item '\(key)' overruns the list; cut to \(reader.remaining) bytes")))
                 count = reader.remaining
             }
             // Safe to force unwrap: `count <= reader.remaining`.

@@ -1,15 +1,3 @@
-/// A problem found in a WAVE chunk body: the code and reason the parser throws (prefixed with the
-/// format and chunk, as every `AudioStreamError` reason is).
-struct WAVEChunkError: Error, Equatable {
-    var code: AudioStreamError.Code
-    var reason: String
-
-    init(_ code: AudioStreamError.Code, _ reason: String) {
-        self.code = code
-        self.reason = reason
-    }
-}
-
 /// WAVE format tags (`wFormatTag`, Microsoft `mmreg.h`) this parser knows by name.
 enum WAVEFormatTag {
     /// `WAVE_FORMAT_PCM`
@@ -70,6 +58,8 @@ enum WAVEFormatTag {
 /// KSDATAFORMAT_SUBTYPE_* GUIDs); Microsoft "New Multimedia Data Types and Data Techniques" (1994,
 /// IMA and MS ADPCM `fmt ` extensions).
 struct WAVEFormatChunk: Equatable {
+    /// The chunk, for messages.
+    static let structure = Structure("wave", "fmt ")
     /// The smallest `fmt ` body: a `PCMWAVEFORMAT` (16 bytes).
     static let minimumByteCount = 16
     /// The size of a `WAVEFORMATEXTENSIBLE` body.
@@ -89,7 +79,7 @@ struct WAVEFormatChunk: Equatable {
     /// The `WAVE_FORMAT_EXTENSIBLE` fields, when `formatTag` is 0xFFFE.
     var extensible: Extensible?
     /// Oddities worked around while decoding (reported as diagnostics).
-    var notes: [String] = []
+    var notes: [ChunkNote] = []
 
     /// The `WAVEFORMATEXTENSIBLE` extension.
     struct Extensible: Equatable {
@@ -108,58 +98,60 @@ struct WAVEFormatChunk: Equatable {
     ///
     /// - Parameters:
     ///   - body: the chunk body (without header and pad byte).
-    ///   - bigEndian: true in RIFX files.
+    ///   - endianness: the file's (big-endian in RIFX files).
     /// - Throws: `invalidFile` when the body is too short for its structure; `unsupportedDataFormat`
     ///   when a `WAVE_FORMAT_EXTENSIBLE` sub-format GUID is not one built from a format tag.
-    static func decode(_ body: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> WAVEFormatChunk {
+    static func decode(_ body: [UInt8], endianness: Endianness) throws(StructureError) -> WAVEFormatChunk {
         var reader = ByteReader(body)
         guard body.count >= minimumByteCount,
-            let formatTag = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
-            let channels = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
-            let rate = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
-            let averageBytes = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
-            let blockAlign = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
-            let bits = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little)
+            let formatTag = reader.readInteger(as: UInt16.self, endianness: endianness),
+            let channels = reader.readInteger(as: UInt16.self, endianness: endianness),
+            let rate = reader.readInteger(as: UInt32.self, endianness: endianness),
+            let averageBytes = reader.readInteger(as: UInt32.self, endianness: endianness),
+            let blockAlign = reader.readInteger(as: UInt16.self, endianness: endianness),
+            let bits = reader.readInteger(as: UInt16.self, endianness: endianness)
         else {
-            throw WAVEChunkError(.invalidFile, "wave (fmt ): chunk is \(body.count) bytes, shorter than 16")
+            throw structure.invalid("chunk is \(body.count) bytes, shorter than 16")
         }
         var chunk = WAVEFormatChunk(
             formatTag: formatTag, channels: channels, samplesPerSecond: rate, averageBytesPerSecond: averageBytes,
             blockAlign: blockAlign, bitsPerSample: bits, extensionBytes: [], extensible: nil)
-        if let cbSize = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little) {
+        if let cbSize = reader.readInteger(as: UInt16.self, endianness: endianness) {
             let present = min(Int(cbSize), reader.remaining)
             if present < Int(cbSize) {
-                chunk.notes.append("wave (fmt ): cbSize \(cbSize) exceeds the chunk; \(present) extension bytes read")
+                chunk.notes.append(
+                    ChunkNote(
+                        .sizeCorrected,
+                        structure.message("cbSize \(cbSize) exceeds the chunk; \(present) extension bytes read")))
             }
             // Safe: `present <= reader.remaining`.
             chunk.extensionBytes = Array(reader.readBytes(present) ?? [])
         }
         if formatTag == WAVEFormatTag.extensible {
-            chunk.extensible = try decodeExtensible(chunk.extensionBytes, bigEndian: bigEndian)
+            chunk.extensible = try decodeExtensible(chunk.extensionBytes, endianness: endianness)
         }
         return chunk
     }
 
     /// Decodes the 22-byte `WAVEFORMATEXTENSIBLE` extension and validates its `SubFormat` GUID.
-    private static func decodeExtensible(_ bytes: [UInt8], bigEndian: Bool) throws(WAVEChunkError) -> Extensible {
+    private static func decodeExtensible(_ bytes: [UInt8], endianness: Endianness) throws(StructureError) -> Extensible
+    {
         var reader = ByteReader(bytes)
-        guard let samples = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
-            let mask = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
-            let data1 = reader.readInteger(as: UInt32.self, endianness: (bigEndian) ? .big : .little),
-            let data2 = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
-            let data3 = reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little),
+        guard let samples = reader.readInteger(as: UInt16.self, endianness: endianness),
+            let mask = reader.readInteger(as: UInt32.self, endianness: endianness),
+            let data1 = reader.readInteger(as: UInt32.self, endianness: endianness),
+            let data2 = reader.readInteger(as: UInt16.self, endianness: endianness),
+            let data3 = reader.readInteger(as: UInt16.self, endianness: endianness),
             let data4 = reader.readBytes(8)
         else {
-            throw WAVEChunkError(
-                .invalidFile, "wave (fmt ): WAVE_FORMAT_EXTENSIBLE needs a 22-byte extension, found \(bytes.count)")
+            throw structure.invalid("WAVE_FORMAT_EXTENSIBLE needs a 22-byte extension, found \(bytes.count)")
         }
         guard data1 >> 16 == 0, data2 == 0x0000, data3 == 0x0010, data4.elementsEqual(subFormatGUIDTail) else {
             let guid =
                 FourCharCode.hex(data1, digits: 8) + "-" + FourCharCode.hex(UInt32(data2), digits: 4) + "-"
                 + FourCharCode.hex(UInt32(data3), digits: 4) + "-"
                 + data4.map { FourCharCode.hex(UInt32($0), digits: 2) }.joined()
-            throw WAVEChunkError(
-                .unsupportedDataFormat, "wave (fmt ): WAVE_FORMAT_EXTENSIBLE sub-format \(guid) is not supported")
+            throw structure.unsupported("WAVE_FORMAT_EXTENSIBLE sub-format \(guid) is not supported")
         }
         return Extensible(samples: samples, channelMask: mask, subFormatTag: UInt16(data1 & 0xFFFF))
     }

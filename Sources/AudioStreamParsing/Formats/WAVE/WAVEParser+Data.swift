@@ -1,30 +1,32 @@
 /// The `data` chunk: its size rules, the header announcement, and the end of the stream.
 extension WAVEParser {
+    /// The `data` chunk, for messages.
+    static let data = Structure("wave", "data")
+
     /// Reads the `data` chunk header (at the window's position), announces the header properties and
     /// enters the audio data.
     ///
     /// - Throws: `notOptimized` when no `fmt ` chunk came before (packets cannot be described).
     mutating func startData(
-        _ chunk: RIFFChunkHeader, _ context: inout ParseContext
+        _ chunk: ChunkHeader, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
-        let position = context.window.position
-        let dataStart = position + Int64(RIFFChunkHeader.byteCount)
+        let position = chunk.offset
         if audio != nil {
             // A second data chunk: its audio cannot be told apart from the first's packet indices.
-            context.window.consume(RIFFChunkHeader.byteCount)
-            let size = declaredSize(of: chunk)
-            context.diagnose(at: position, "wave: second data chunk (\(size) bytes) skipped")
-            state = size % 2 == 1 ? .padByte : .chunkHeader
-            return size > 0 ? .skip(Int64(clamping: size)) : .continue
+            context.diagnose(
+                .duplicateStructure, at: position, WAVEContainer.structure,
+                "second data chunk (\(chunk.declaredSize ?? 0) bytes) skipped")
+            return walker.skip(chunk, &context)
         }
         guard let format else {
-            throw context.error(.notOptimized, "wave (data): the data chunk comes before the fmt chunk")
+            throw context.error(.notOptimized, Self.data, "the data chunk comes before the fmt chunk")
         }
-        context.window.consume(RIFFChunkHeader.byteCount)
+        walker.enter(chunk, &context)
+        let dataStart = chunk.bodyStart
         let declared = dataByteCount(chunk, dataStart: dataStart, &context)
         let data = ConstantPacketData(
-            packetSize: format.packetSize, framesPerPacket: format.framesPerPacket, dataStart: dataStart,
-            declaredByteCount: declared)
+            structure: WAVEContainer.structure, packetSize: format.packetSize,
+            framesPerPacket: format.framesPerPacket, dataStart: dataStart, declaredByteCount: declared)
         audio = data
         state = .audioData(data)
 
@@ -56,9 +58,11 @@ extension WAVEParser {
     /// - Otherwise the declared size, even past the RIFF size (a RIFF size that forgot the data
     ///   chunk's header is a known writer bug; other readers play such files whole).
     private func dataByteCount(
-        _ chunk: RIFFChunkHeader, dataStart: Int64, _ context: inout ParseContext
+        _ chunk: ChunkHeader, dataStart: Int64, _ context: inout ParseContext
     ) -> Int64? {
-        let position = dataStart - Int64(RIFFChunkHeader.byteCount)
+        let wave = WAVEContainer.structure
+        let position = chunk.offset
+        let size = UInt32(truncatingIfNeeded: chunk.sizeField)
         let kind = fileHeader?.kind ?? .riff
         if kind.usesDataSize64 {
             // EBU Tech 3306 §3.4: the ds64 dataSize is the data chunk's size; FFmpeg also prefers it
@@ -66,44 +70,44 @@ extension WAVEParser {
             if let ds64 = dataSize64, ds64.dataSize > 0 {
                 guard ds64.dataSize <= UInt64(Int64.max - dataStart) else {
                     context.diagnose(
-                        at: position, "wave (ds64): data size \(ds64.dataSize); the data runs to the end of the stream")
+                        .sizeCorrected, at: position, DataSize64Chunk.structure,
+                        "data size \(ds64.dataSize); the data runs to the end of the stream")
                     return nil
                 }
-                if chunk.size != 0xFFFF_FFFF && UInt64(chunk.size) != ds64.dataSize {
+                if size != 0xFFFF_FFFF && UInt64(size) != ds64.dataSize {
                     context.diagnose(
-                        at: position,
-                        "wave: data chunk size \(chunk.size) differs from the ds64 data size \(ds64.dataSize); "
-                            + "ds64 is used"
-                    )
+                        .inconsistentValues, at: position, wave,
+                        "data chunk size \(size) differs from the ds64 data size \(ds64.dataSize); ds64 is used")
                 }
                 return Int64(ds64.dataSize)
             }
-            if chunk.size == 0xFFFF_FFFF {
+            if size == 0xFFFF_FFFF {
                 context.diagnose(
-                    at: position,
+                    .sizeCorrected, at: position,
                     dataSize64 == nil
-                        ? "wave: RF64 data size without a ds64 chunk; the data runs to the end of the stream"
-                        : "wave (ds64): data size 0; the data runs to the end of the stream")
+                        ? wave.message("RF64 data size without a ds64 chunk; the data runs to the end of the stream")
+                        : DataSize64Chunk.structure.message("data size 0; the data runs to the end of the stream"))
                 return nil
             }
         }
-        switch chunk.size {
+        switch size {
         case 0xFFFF_FFFF:
-            context.diagnose(at: position, "wave: data size 0xFFFFFFFF; the data runs to the end of the stream")
+            context.diagnose(
+                .sizeCorrected, at: position, wave, "data size 0xFFFFFFFF; the data runs to the end of the stream")
             return nil
         case 0:
             if let end = riffEnd, end > dataStart {
-                context.diagnose(at: position, "wave: data size 0; the data runs to the RIFF end")
+                context.diagnose(.sizeCorrected, at: position, wave, "data size 0; the data runs to the RIFF end")
                 return end - dataStart
             }
-            context.diagnose(at: position, "wave: data size 0; the data runs to the end of the stream")
+            context.diagnose(.sizeCorrected, at: position, wave, "data size 0; the data runs to the end of the stream")
             return nil
         default:
-            let size = Int64(chunk.size)
+            let size = Int64(size)
             if let end = riffEnd, dataStart + size > end {
                 context.diagnose(
-                    at: position,
-                    "wave: data chunk ends \(dataStart + size - end) bytes past the RIFF size; the data size is used")
+                    .inconsistentValues, at: position, wave,
+                    "data chunk ends \(dataStart + size - end) bytes past the RIFF size; the data size is used")
             }
             return size
         }
@@ -124,36 +128,48 @@ extension WAVEParser {
     // MARK: End of stream
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        let wave = WAVEContainer.structure
         let wasInData: Bool
         if case .audioData = state { wasInData = true } else { wasInData = false }
         guard let audio else {
-            throw context.error(.invalidFile, "wave: stream ends before the data chunk")
+            throw context.error(.invalidFile, wave, "stream ends before the data chunk")
         }
         let leftover = context.window.readable
         switch state {
         case .audioData(let data):
             _ = data.finish(&context)
-        case .chunkHeader where leftover > 0:
-            if let end = riffEnd, context.window.position >= end {
-                context.diagnose("wave: \(leftover) bytes after the RIFF size are not a chunk; ignored")
-            } else {
+        case .chunks:
+            switch walker.state {
+            case .header where leftover > 0:
+                if let end = riffEnd, context.window.position >= end {
+                    context.diagnose(
+                        .junkSkipped, wave, "\(leftover) bytes after the RIFF size are not a chunk; ignored")
+                } else {
+                    context.diagnose(
+                        .truncated, wave,
+                        "\(leftover) bytes at the end of the stream are not a whole chunk header; ignored")
+                }
+            case .body(let chunk, _):
+                let missing = Int(chunk.size ?? 0) - leftover
                 context.diagnose(
-                    "wave: \(leftover) bytes at the end of the stream are not a whole chunk header; ignored")
+                    .truncated, at: chunk.bodyStart, wave(chunk.name),
+                    "stream ends \(missing) bytes before the end of the chunk; ignored")
+            case .ignoringRest(let ignored):
+                let count = ignored.count + Int64(leftover)
+                switch ignored.reason {
+                case .pastContainerEnd, .afterAudio:
+                    context.diagnose(
+                        .junkSkipped, at: ignored.start, wave,
+                        "\(count) bytes after the RIFF size are not a chunk; ignored")
+                case .afterDiscontinuity:
+                    context.diagnose(
+                        .discontinuity, at: ignored.start, wave,
+                        "\(count) bytes after a discontinuity past the data ignored")
+                }
+            default:
+                break
             }
-        case .chunkBody(let pending):
-            let missing = pending.bodySize - leftover
-            context.diagnose(
-                at: pending.bodyStart,
-                "wave (\(pending.header.name)): stream ends \(missing) bytes before the end of the chunk; ignored")
-        case .ignoring(let ignored):
-            let count = ignored.count + Int64(leftover)
-            switch ignored.reason {
-            case .afterRIFF:
-                context.diagnose(at: ignored.start, "wave: \(count) bytes after the RIFF size are not a chunk; ignored")
-            case .afterDiscontinuity:
-                context.diagnose(at: ignored.start, "wave: \(count) bytes after a discontinuity past the data ignored")
-            }
-        default:
+        case .fileHeader:
             break
         }
         context.window.consume(context.window.readable)

@@ -11,6 +11,10 @@
 ///    [chunks after data: LIST INFO, bext and id3 are read and the metadata is announced again]
 /// ```
 ///
+/// The chunk walk (headers, sizes cut at the RIFF size, pad bytes, unknown chunks) is the shared
+/// `ChunkWalker` with `WAVEContainer`'s registry and rules; this parser reads the file header, decides
+/// what each registered chunk means and reads the audio.
+///
 /// What it buffers: the 12-byte file header, each 8-byte chunk header, and the bodies of `fmt `,
 /// `ds64` and `fact` (up to `ParserLimits.maxHeaderChunkBytes`, else `limitExceeded`) and of
 /// `LIST`/`INFO`, `bext` and `id3 ` (up to `maxTagBytes`, else skipped with a diagnostic). Other
@@ -34,7 +38,7 @@
 /// the RIFF size are cut at the RIFF end; a data chunk that overruns it keeps its own size; chunks
 /// that start after the RIFF end are still read when their ID is printable, other trailing bytes
 /// are ignored; a missing pad byte after an odd-sized chunk is tolerated. See `docs/formats/wave.md`.
-struct WAVEParser: FormatParser {
+struct WAVEParser: FormatParser, ChunkContainerParser {
     /// Matches `RIFF`/`RIFX`/`RF64`/`BW64` followed by a size and `WAVE`.
     static let probe = FormatProbe(fileTypes: [.wave, .rf64, .bw64]) { window, _ in
         switch RIFFHeader.peek(window) {
@@ -48,54 +52,18 @@ struct WAVEParser: FormatParser {
     enum State {
         /// Expecting the 12-byte file header.
         case fileHeader
-        /// Expecting a chunk header.
-        case chunkHeader
-        /// A chunk's header was read; its body is read whole (or skipped, for `LIST` types other than
-        /// `INFO`).
-        case chunkBody(PendingChunk)
-        /// After an odd-sized chunk: expecting its pad byte.
-        case padByte
+        /// Walking the chunks of the RIFF body (`walker`).
+        case chunks
         /// Inside the `data` chunk.
         case audioData(ConstantPacketData)
-        /// Bytes that cannot be interpreted are consumed and counted (reported at `finish`).
-        case ignoring(IgnoredBytes)
-        /// A discontinuity before the data was reached: the chunk structure cannot be recovered.
-        case lost
-    }
-
-    /// A chunk whose body is being read.
-    struct PendingChunk {
-        var header: RIFFChunkHeader
-        var kind: WAVEChunkKind
-        /// Absolute offset of the body.
-        var bodyStart: Int64
-        /// Body bytes to read (after clamping to the RIFF end); at most the applicable limit.
-        var bodySize: Int
-        /// The body size the chunk declares, whose parity decides the pad byte.
-        var declaredSize: UInt64
-        /// For `LIST`: the list type was checked and is `INFO`.
-        var listTypeChecked = false
-    }
-
-    /// Bytes being ignored, and why.
-    struct IgnoredBytes {
-        enum Reason {
-            /// After the RIFF size, not a chunk.
-            case afterRIFF
-            /// After a discontinuity past the audio data.
-            case afterDiscontinuity
-        }
-
-        var start: Int64
-        var count: Int64 = 0
-        var reason: Reason
     }
 
     var state = State.fileHeader
-    /// The file header, once read.
+    /// The chunk walk (the layout is RIFF's until the file header says RIFX).
+    var walker = ChunkWalker<WAVEContainer>(layout: .riff(.little), at: 0)
+    /// The file header and its offset, once read.
     var fileHeader: RIFFHeader?
-    /// Absolute offset where the RIFF body ends, when the size is known and trusted.
-    var riffEnd: Int64?
+    var fileHeaderOffset: Int64 = 0
     /// The `ds64` chunk (RF64/BW64).
     var dataSize64: DataSize64Chunk?
     /// The audio format from the `fmt ` chunk.
@@ -114,31 +82,20 @@ struct WAVEParser: FormatParser {
     /// Bytes to skip to realign on a packet boundary after a discontinuity.
     var realignment: Int64 = 0
 
-    /// Sizes and fields are big-endian (RIFX).
-    var isBigEndian: Bool { fileHeader?.isBigEndian ?? false }
+    /// The byte order of sizes, fields and samples: big-endian in RIFX.
+    var endianness: Endianness { fileHeader?.endianness ?? .little }
+    /// Absolute offset where the RIFF body ends, when the size is known and trusted.
+    var riffEnd: Int64? { walker.containerEnd }
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch state {
         case .fileHeader:
             return try stepFileHeader(&context)
-        case .chunkHeader:
-            return try stepChunkHeader(&context)
-        case .chunkBody(let pending):
-            return try stepChunkBody(pending, &context)
-        case .padByte:
-            return stepPadByte(&context)
+        case .chunks:
+            if let step = skipListOtherThanInfo(&context) { return step }
+            return try stepChunks(&context)
         case .audioData(let data):
             return stepAudioData(data, &context)
-        case .ignoring(var ignored):
-            let count = context.window.readable
-            guard count > 0 else { return .needMoreData(atLeast: 1) }
-            context.window.consume(count)
-            ignored.count += Int64(count)
-            state = .ignoring(ignored)
-            return .continue
-        case .lost:
-            throw context.error(
-                .discontinuityCantRecover, "wave: discontinuity before the data chunk; the chunk walk cannot resume")
         }
     }
 
@@ -146,7 +103,7 @@ struct WAVEParser: FormatParser {
         realignment = 0
         let position = context.window.position
         switch state {
-        case .fileHeader, .ignoring, .lost:
+        case .fileHeader:
             break
         case .audioData(let data):
             // Realign to the next packet boundary counted from the data start.
@@ -156,8 +113,17 @@ struct WAVEParser: FormatParser {
                 realignment = size - offset
                 if let end = data.dataEnd { realignment = max(0, min(realignment, end - position)) }
             }
-        case .chunkHeader, .chunkBody, .padByte:
-            state = audio == nil ? .lost : .ignoring(IgnoredBytes(start: position, reason: .afterDiscontinuity))
+        case .chunks:
+            switch walker.state {
+            case .ignoringRest, .lost:
+                break
+            case .header, .pad, .body, .handedOff:
+                if audio == nil {
+                    walker.lose()
+                } else {
+                    walker.ignoreRest(from: position, .afterDiscontinuity)
+                }
+            }
         }
     }
 
@@ -177,25 +143,31 @@ struct WAVEParser: FormatParser {
 
     // MARK: File header
 
-    /// Reads the 12-byte RIFF/RIFX/RF64/BW64 header.
+    /// Reads the 12-byte RIFF/RIFX/RF64/BW64 header and starts the chunk walk.
     private mutating func stepFileHeader(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         switch RIFFHeader.peek(context.window) {
         case .needMoreData(let count):
             return .needMoreData(atLeast: count)
         case .noMatch:
-            throw context.error(.invalidFile, "wave: not a RIFF WAVE header")
+            throw context.error(.invalidFile, WAVEContainer.structure, "not a RIFF WAVE header")
         case .header(let header):
+            let start = context.window.position
             fileHeader = header
+            fileHeaderOffset = start
+            var end: Int64?
             if header.kind.usesDataSize64 && header.size == 0xFFFF_FFFF {
-                riffEnd = nil  // Set from ds64.
+                end = nil  // Set from ds64.
             } else if header.size == 0 || header.size == 0xFFFF_FFFF || header.size < 4 {
                 context.diagnose(
-                    "wave: RIFF size \(header.size) is not usable; chunks are read to the end of the stream")
+                    .sizeCorrected, WAVEContainer.structure,
+                    "RIFF size \(header.size) is not usable; chunks are read to the end of the stream")
             } else {
-                riffEnd = 8 + Int64(header.size)
+                end = start + 8 + Int64(header.size)
             }
             context.window.consume(RIFFHeader.byteCount)
-            state = .chunkHeader
+            walker = ChunkWalker(
+                layout: .riff(header.endianness), at: start + Int64(RIFFHeader.byteCount), containerEnd: end)
+            state = .chunks
             return .continue
         }
     }
@@ -208,14 +180,9 @@ struct WAVEParser: FormatParser {
             realignment = 0
             return .skip(skip)
         }
-        switch data.step(&context) {
-        case .needMoreData(let count):
-            return .needMoreData(atLeast: count)
-        case .progressed:
-            return .continue
-        case .ended:
-            state = (data.declaredByteCount ?? 0) % 2 == 1 ? .padByte : .chunkHeader
-            return .continue
-        }
+        if let step = data.step(&context) { return step }
+        walker.endChunk(at: context.window.position, declaredSize: UInt64(data.declaredByteCount ?? 0))
+        state = .chunks
+        return .continue
     }
 }

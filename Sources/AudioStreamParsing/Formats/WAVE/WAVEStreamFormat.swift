@@ -14,6 +14,8 @@
 /// the container makes the samples aligned high, and its channel mask becomes a channel bitmap
 /// (WAVE speaker bits equal CoreAudio's `kAudioChannelBit_*`).
 struct WAVEStreamFormat: Equatable {
+    /// The `fmt ` chunk, for messages.
+    private static let fmt = WAVEFormatChunk.structure
     /// `mFormatFlags` etc. as CoreAudio's WAVE reader reports them (see audiofilestream.md §3.1).
     var streamDescription: StreamDescription
     /// Bytes per packet (> 0).
@@ -31,37 +33,36 @@ struct WAVEStreamFormat: Equatable {
     /// length can then trim it (`packetTableInfo`).
     var isBlockCompressed: Bool
     /// Oddities worked around (reported as diagnostics).
-    var notes: [String] = []
+    var notes: [ChunkNote] = []
 
     /// Interprets a decoded `fmt ` chunk.
     ///
     /// - Parameters:
     ///   - format: the decoded chunk.
-    ///   - bigEndian: true in RIFX files (samples are big-endian too).
+    ///   - endianness: the file's (big-endian in RIFX files, whose samples are big-endian too).
     /// - Throws: `invalidFile` for a zero channel count, sample rate or block align, or a block align
     ///   that contradicts the sample size; `unsupportedDataFormat` for other format tags and sample
     ///   sizes.
-    init(_ format: WAVEFormatChunk, bigEndian: Bool) throws(WAVEChunkError) {
-        guard format.channels > 0 else { throw WAVEChunkError(.invalidFile, "wave (fmt ): channel count is zero") }
+    init(_ format: WAVEFormatChunk, endianness: Endianness) throws(StructureError) {
+        guard format.channels > 0 else { throw Self.fmt.invalid("channel count is zero") }
         guard format.samplesPerSecond > 0 else {
-            throw WAVEChunkError(.invalidFile, "wave (fmt ): sample rate is zero")
+            throw Self.fmt.invalid("sample rate is zero")
         }
-        guard format.blockAlign > 0 else { throw WAVEChunkError(.invalidFile, "wave (fmt ): block align is zero") }
+        guard format.blockAlign > 0 else { throw Self.fmt.invalid("block align is zero") }
         let tag = format.effectiveFormatTag
         switch tag {
         case WAVEFormatTag.pcm, WAVEFormatTag.ieeeFloat:
-            self = try Self.linearPCM(format, isFloat: tag == WAVEFormatTag.ieeeFloat, bigEndian: bigEndian)
+            self = try Self.linearPCM(format, isFloat: tag == WAVEFormatTag.ieeeFloat, endianness: endianness)
         case WAVEFormatTag.aLaw, WAVEFormatTag.muLaw:
             self = try Self.companded(format, formatID: tag == WAVEFormatTag.aLaw ? .aLaw : .uLaw)
         case WAVEFormatTag.imaADPCM:
             self = try Self.adpcm(
-                format, formatID: .dviIntelIMA, name: "IMA ADPCM", headerBytesPerChannel: 4, bigEndian: bigEndian)
+                format, formatID: .dviIntelIMA, name: "IMA ADPCM", headerBytesPerChannel: 4, endianness: endianness)
         case WAVEFormatTag.microsoftADPCM:
             self = try Self.adpcm(
-                format, formatID: .microsoftADPCM, name: "MS ADPCM", headerBytesPerChannel: 7, bigEndian: bigEndian)
+                format, formatID: .microsoftADPCM, name: "MS ADPCM", headerBytesPerChannel: 7, endianness: endianness)
         default:
-            throw WAVEChunkError(
-                .unsupportedDataFormat, "wave (fmt ): format tag \(WAVEFormatTag.describe(tag)) is not supported")
+            throw Self.fmt.unsupported("format tag \(WAVEFormatTag.describe(tag)) is not supported")
         }
         notes = format.notes + notes
         channelLayout = Self.channelLayout(format, notes: &notes)
@@ -69,7 +70,7 @@ struct WAVEStreamFormat: Equatable {
 
     private init(
         streamDescription: StreamDescription, packetSize: Int, framesPerPacket: UInt32, bitRate: UInt32,
-        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, notes: [String] = []
+        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, notes: [ChunkNote] = []
     ) {
         self.streamDescription = streamDescription
         self.packetSize = packetSize
@@ -82,23 +83,21 @@ struct WAVEStreamFormat: Equatable {
 
     /// Integer PCM (8-bit unsigned, 16/24/32-bit signed) and IEEE float (32/64-bit).
     private static func linearPCM(
-        _ format: WAVEFormatChunk, isFloat: Bool, bigEndian: Bool
-    ) throws(WAVEChunkError) -> WAVEStreamFormat {
+        _ format: WAVEFormatChunk, isFloat: Bool, endianness: Endianness
+    ) throws(StructureError) -> WAVEStreamFormat {
         let bits = UInt32(format.bitsPerSample)
-        guard bits > 0 else { throw WAVEChunkError(.invalidFile, "wave (fmt ): bits per sample is zero") }
+        guard bits > 0 else { throw fmt.invalid("bits per sample is zero") }
         let containerBits: UInt32
         let validBits: UInt32
         if let extensible = format.extensible {
             // wBitsPerSample is the container size; wValidBitsPerSample the signal bits (0: all).
             guard bits % 8 == 0 else {
-                throw WAVEChunkError(
-                    .invalidFile, "wave (fmt ): WAVE_FORMAT_EXTENSIBLE container of \(bits) bits is not whole bytes")
+                throw fmt.invalid("WAVE_FORMAT_EXTENSIBLE container of \(bits) bits is not whole bytes")
             }
             containerBits = bits
             validBits = extensible.samples == 0 ? bits : UInt32(extensible.samples)
             guard validBits <= containerBits else {
-                throw WAVEChunkError(
-                    .invalidFile, "wave (fmt ): \(validBits) valid bits exceed the \(containerBits)-bit container")
+                throw fmt.invalid("\(validBits) valid bits exceed the \(containerBits)-bit container")
             }
         } else {
             // WAVEFORMATEX: samples occupy whole bytes, the signal in the high bits.
@@ -108,22 +107,18 @@ struct WAVEStreamFormat: Equatable {
         let channels = UInt32(format.channels)
         let expectedAlign = channels * (containerBits / 8)
         guard UInt32(format.blockAlign) == expectedAlign else {
-            throw WAVEChunkError(
-                .invalidFile,
-                "wave (fmt ): block align \(format.blockAlign) is not \(channels) channels × \(containerBits / 8) "
-                    + "bytes"
-            )
+            throw fmt.invalid(
+                "block align \(format.blockAlign) is not \(channels) channels × \(containerBits / 8) bytes")
         }
         let supported: Set<UInt32> = isFloat ? [32, 64] : [8, 16, 24, 32]
         guard supported.contains(containerBits) else {
-            throw WAVEChunkError(
-                .unsupportedDataFormat,
-                "wave (fmt ): \(containerBits)-bit \(isFloat ? "float" : "integer") PCM is not supported")
+            throw fmt.unsupported("\(containerBits)-bit \(isFloat ? "float" : "integer") PCM is not supported")
         }
         // 8-bit WAVE PCM is unsigned (offset binary); wider samples are two's complement.
         let description = StreamDescription.linearPCM(
             sampleRate: Double(format.samplesPerSecond), channels: channels, validBits: validBits,
-            containerBits: containerBits, isFloat: isFloat, isBigEndian: bigEndian, isSigned: containerBits > 8)
+            containerBits: containerBits, isFloat: isFloat, isBigEndian: endianness == .big, isSigned: containerBits > 8
+        )
         let packetSize = Int(format.blockAlign)
         return WAVEStreamFormat(
             streamDescription: description, packetSize: packetSize, framesPerPacket: 1,
@@ -133,15 +128,15 @@ struct WAVEStreamFormat: Equatable {
     /// G.711 A-law and mu-law: one byte per sample, one frame per packet.
     private static func companded(
         _ format: WAVEFormatChunk, formatID: AudioFormat
-    ) throws(WAVEChunkError) -> WAVEStreamFormat {
-        var notes: [String] = []
+    ) throws(StructureError) -> WAVEStreamFormat {
+        var notes: [ChunkNote] = []
         if format.bitsPerSample != 8 {
-            notes.append("wave (fmt ): \(format.bitsPerSample) bits per sample for G.711; 8 assumed")
+            notes.append(
+                ChunkNote(
+                    .inconsistentValues, fmt.message("\(format.bitsPerSample) bits per sample for G.711; 8 assumed")))
         }
         guard format.blockAlign == format.channels else {
-            throw WAVEChunkError(
-                .invalidFile,
-                "wave (fmt ): block align \(format.blockAlign) is not \(format.channels) channels × 1 byte")
+            throw fmt.invalid("block align \(format.blockAlign) is not \(format.channels) channels × 1 byte")
         }
         let channels = UInt32(format.channels)
         // CoreAudio describes G.711 with 8 bits per channel and one byte per sample (inference from
@@ -163,19 +158,17 @@ struct WAVEStreamFormat: Equatable {
     /// - MS ADPCM: a 7-byte header per channel (two samples), then 4-bit samples interleaved:
     ///   `(nBlockAlign − 7·ch) · 2 / ch + 2`.
     private static func adpcm(
-        _ format: WAVEFormatChunk, formatID: AudioFormat, name: String, headerBytesPerChannel: Int, bigEndian: Bool
-    ) throws(WAVEChunkError) -> WAVEStreamFormat {
+        _ format: WAVEFormatChunk, formatID: AudioFormat, name: String, headerBytesPerChannel: Int,
+        endianness: Endianness
+    ) throws(StructureError) -> WAVEStreamFormat {
         guard format.bitsPerSample == 4 else {
-            throw WAVEChunkError(
-                .unsupportedDataFormat,
-                "wave (fmt ): \(name) with \(format.bitsPerSample) bits per sample is not supported")
+            throw fmt.unsupported("\(name) with \(format.bitsPerSample) bits per sample is not supported")
         }
         let channels = Int(format.channels)
         let blockAlign = Int(format.blockAlign)
         let headerBytes = headerBytesPerChannel * channels
         guard blockAlign >= headerBytes else {
-            throw WAVEChunkError(
-                .invalidFile, "wave (fmt ): block align \(blockAlign) is smaller than the \(name) block headers")
+            throw fmt.invalid("block align \(blockAlign) is smaller than the \(name) block headers")
         }
         let derived =
             headerBytesPerChannel == 4
@@ -186,16 +179,18 @@ struct WAVEStreamFormat: Equatable {
             declared = Int(extensible.samples)
         } else {
             var reader = ByteReader(format.extensionBytes)
-            declared =
-                reader.readInteger(as: UInt16.self, endianness: (bigEndian) ? .big : .little).map { Int($0) } ?? 0
+            declared = reader.readInteger(as: UInt16.self, endianness: endianness).map { Int($0) } ?? 0
         }
-        var notes: [String] = []
+        var notes: [ChunkNote] = []
         var samplesPerBlock = derived
         if declared > 0 {
             if declared != derived {
                 notes.append(
-                    "wave (fmt ): \(declared) samples per block declared, \(derived) implied by the block align; "
-                        + "the declared value is used")
+                    ChunkNote(
+                        .inconsistentValues,
+                        fmt.message(
+                            "\(declared) samples per block declared, \(derived) implied by the block align; "
+                                + "the declared value is used")))
             }
             samplesPerBlock = declared
         }
@@ -213,14 +208,17 @@ struct WAVEStreamFormat: Equatable {
     }
 
     /// The channel mask as a bitmap layout, else mono or stereo by channel count, else none.
-    private static func channelLayout(_ format: WAVEFormatChunk, notes: inout [String]) -> ChannelLayout? {
+    private static func channelLayout(_ format: WAVEFormatChunk, notes: inout [ChunkNote]) -> ChannelLayout? {
         if let mask = format.extensible?.channelMask, mask != 0 {
             if mask.nonzeroBitCount == Int(format.channels) {
                 return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: mask)
             }
             notes.append(
-                "wave (fmt ): channel mask 0x\(FourCharCode.hex(mask, digits: 8)) names \(mask.nonzeroBitCount) "
-                    + "speakers for \(format.channels) channels; ignored")
+                ChunkNote(
+                    .inconsistentValues,
+                    fmt.message(
+                        "channel mask 0x\(FourCharCode.hex(mask, digits: 8)) names \(mask.nonzeroBitCount) "
+                            + "speakers for \(format.channels) channels; ignored")))
         }
         switch format.channels {
         case 1: return ChannelLayout(tag: ChannelLayout.Tag.mono)
