@@ -5,7 +5,7 @@ enum AIFFChunkRole: Hashable, Sendable {
     /// `SSND`: the audio.
     case soundData
     /// `NAME`, `AUTH`, `(c) `, `ANNO`: one text string, mapped to this info-dictionary key.
-    case text(infoKey: String)
+    case text(infoKey: InfoKey)
     /// `COMT`: timestamped comments.
     case comments
     /// `ID3 ` / `id3 `: an ID3v2 tag.

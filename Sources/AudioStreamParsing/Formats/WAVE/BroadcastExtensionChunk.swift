@@ -43,7 +43,7 @@ enum BroadcastExtensionChunk {
                     structure.message("chunk is \(body.count) bytes, shorter than the 602-byte fixed part")))
         }
         var reader = ByteReader(body)
-        func text(_ key: String, _ count: Int, infoKey: String? = nil) {
+        func text(_ key: String, _ count: Int, infoKey: InfoKey? = nil) {
             guard let bytes = reader.readBytes(count) else { return }
             add(key, RIFFText.decode(bytes), infoKey: infoKey, to: &metadata)
         }
@@ -71,7 +71,7 @@ enum BroadcastExtensionChunk {
         return notes
     }
 
-    private static func add(_ key: String, _ value: String, infoKey: String?, to metadata: inout AudioMetadata) {
+    private static func add(_ key: String, _ value: String, infoKey: InfoKey?, to metadata: inout AudioMetadata) {
         guard !value.isEmpty else { return }
         metadata.add(AudioMetadata.Tag(source: source, key: key, value: value), infoKey: infoKey)
     }
