@@ -122,7 +122,8 @@ struct TrailingTags {
         let limit = min(context.limits.maxTagBytes, context.limits.maxBufferedBytes)
         if length > limit {
             append(.init(kind: kind, offset: offset, byteCount: Int64(length), bytes: []))
-            context.diagnose(.limitExceeded, structure(kind.rawValue), "\(length)-byte tag exceeds maxTagBytes; skipped")
+            context.diagnose(
+                .limitExceeded, structure(kind.rawValue), "\(length)-byte tag exceeds maxTagBytes; skipped")
             return .skip(Int64(length))
         }
         guard let bytes = window.peekBytes(count: length) else {

@@ -127,7 +127,10 @@ struct FramedStreamTagTests {
         let wanted = frames.map { $0.pos + 7 } + frames.map { $0.pos + 7 + shift }
         #expect(log.packets.map(\.offset) == wanted)
         #expect(
-            log.diagnostics == [ParserDiagnostic(.structureSkipped, at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")]
+            log.diagnostics == [
+                ParserDiagnostic(
+                    .structureSkipped, at: Int64(first.count), "adts: tag(s) between frames skipped (ID3v1)")
+            ]
         )
         #expect(Self.metadataEvents(log).isEmpty)
     }
@@ -217,7 +220,10 @@ struct FramedStreamTagTests {
         #expect(failures.isEmpty, "\(failures)")
         #expect(
             log.diagnostics
-                == [ParserDiagnostic(.junkSkipped, at: Int64(a.count), "mpeg: \(junk.count) bytes of junk skipped between frames")])
+                == [
+                    ParserDiagnostic(
+                        .junkSkipped, at: Int64(a.count), "mpeg: \(junk.count) bytes of junk skipped between frames")
+                ])
         let events = Self.metadataEvents(log)
         #expect(events.map(\.packetsBefore) == [Int64(packetsA.count)])
         #expect(events.first?.metadata.info[InfoKey.title] == "Eye Tïtle")

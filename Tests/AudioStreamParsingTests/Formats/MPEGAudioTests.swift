@@ -280,7 +280,8 @@ struct MPEGAudioTests {
         #expect(log.packets.map(\.offset) == expected)
         #expect(
             log.diagnostics == [
-                ParserDiagnostic(.junkSkipped, at: Int64(oracle[10][0]), "mpeg: 200 bytes of junk skipped between frames")
+                ParserDiagnostic(
+                    .junkSkipped, at: Int64(oracle[10][0]), "mpeg: 200 bytes of junk skipped between frames")
             ])
     }
 
@@ -474,7 +475,8 @@ struct MPEGAudioTests {
             #expect(
                 log.diagnostics == [
                     ParserDiagnostic(
-                        .junkSkipped, at: Int64(source[5][0]), "mpeg: \(source[5][1]) bytes of junk skipped between frames")
+                        .junkSkipped, at: Int64(source[5][0]),
+                        "mpeg: \(source[5][1]) bytes of junk skipped between frames")
                 ])
         }
     }

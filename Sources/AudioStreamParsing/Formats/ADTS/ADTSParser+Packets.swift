@@ -31,7 +31,9 @@ extension ADTSParser {
             let index = context.nextPacketIndex
             context.emitPacket(size: block.count, variableFrames: variableFrames, frames: Int64(frames))
             if indicesExact && index == totals.packets {
-                record(frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames, context.limits)
+                record(
+                    frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames,
+                    context.limits)
                 onFrontier = true
             }
         }

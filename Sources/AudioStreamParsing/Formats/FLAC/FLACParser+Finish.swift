@@ -41,7 +41,8 @@ extension FLACParser {
                     PacketTableInfo(numberValidFrames: totals.frames, primingFrames: 0, remainderFrames: 0)))
         } else if UInt64(totals.frames) != info.totalSamples {
             context.diagnose(
-                .inconsistentValues, Self.structure, "\(totals.frames) samples parsed; STREAMINFO says \(info.totalSamples)")
+                .inconsistentValues, Self.structure,
+                "\(totals.frames) samples parsed; STREAMINFO says \(info.totalSamples)")
         }
     }
 }

@@ -34,13 +34,15 @@ extension FLACParser {
                 throw context.error(.invalidFile, at: start, Self.streamInfoBlock, "block shorter than 34 bytes")
             }
             if length > context.limits.maxHeaderChunkBytes {
-                throw context.error(.limitExceeded, at: start, Self.streamInfoBlock, "block exceeds maxHeaderChunkBytes")
+                throw context.error(
+                    .limitExceeded, at: start, Self.streamInfoBlock, "block exceeds maxHeaderChunkBytes")
             }
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             do { streamInfo = try FLACStreamInfo.decode(bytes) } catch { throw context.error(error, at: start) }
             context.window.consume(length)
         case .streamInfo:
-            context.diagnose(.duplicateStructure, at: start, Self.streamInfoBlock, "a second STREAMINFO block is skipped")
+            context.diagnose(
+                .duplicateStructure, at: start, Self.streamInfoBlock, "a second STREAMINFO block is skipped")
             step = .skip(Int64(length))
         case .seekTable where length <= context.limits.maxHeaderChunkBytes:
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
@@ -56,7 +58,8 @@ extension FLACParser {
                 metadata.chapters.append(contentsOf: sheet.chapters(sampleRate: info.sampleRate))
             } else {
                 context.diagnose(
-                    .damagedMetadata, at: start, Self.structure("CUESHEET"), "block shorter than its track list; ignored")
+                    .damagedMetadata, at: start, Self.structure("CUESHEET"),
+                    "block shorter than its track list; ignored")
             }
             context.window.consume(length)
         case .vorbisComment where length <= context.limits.maxTagBytes:
@@ -78,13 +81,15 @@ extension FLACParser {
             context.window.consume(length)
         case .seekTable, .cueSheet, .vorbisComment, .picture:
             context.diagnose(
-                .limitExceeded, at: start, Self.structure("\(header.type)"), "\(length)-byte block exceeds the limits; skipped")
+                .limitExceeded, at: start, Self.structure("\(header.type)"),
+                "\(length)-byte block exceeds the limits; skipped")
             step = .skip(Int64(length))
         case .padding, .application:
             step = .skip(Int64(length))
         default:
             context.diagnose(
-                .unknownStructure, at: start, Self.metadataBlocks, "unknown block \(header.type) of \(length) bytes skipped")
+                .unknownStructure, at: start, Self.metadataBlocks,
+                "unknown block \(header.type) of \(length) bytes skipped")
             step = .skip(Int64(length))
         }
         if header.isLast {

@@ -95,7 +95,8 @@ struct ID3v2PrefixParser: FormatParser {
             case .needMoreData(let n):
                 if context.window.isFinal {
                     throw context.error(
-                        .unsupportedFileType, Self.structure, "stream too short to identify the container after the tag")
+                        .unsupportedFileType, Self.structure, "stream too short to identify the container after the tag"
+                    )
                 }
                 return .needMoreData(atLeast: n)
             case .unsupported:
@@ -105,7 +106,9 @@ struct ID3v2PrefixParser: FormatParser {
             return .continue
 
         case .delegating:
-            guard container != nil else { throw context.error(.unspecifiedError, Self.structure, "no container parser") }
+            guard container != nil else {
+                throw context.error(.unspecifiedError, Self.structure, "no container parser")
+            }
             // Safe to force unwrap: checked just above; the call mutates the stored parser in place.
             return try container!.step(&context)
         }

@@ -36,7 +36,8 @@ extension MPEGAudioParser {
                     "stream ends inside a frame; partial frame of \(rest) of \(length) bytes dropped")
             } else {
                 context.diagnose(
-                    .junkSkipped, at: junkStart, Self.structure, "\(rest) bytes of junk skipped at the end of the stream")
+                    .junkSkipped, at: junkStart, Self.structure,
+                    "\(rest) bytes of junk skipped at the end of the stream")
             }
         }
         context.window.consume(leftover.count)
