@@ -13,15 +13,10 @@ struct BorrowedBytes: RandomAccessCollection {
     /// A view of `base`, which must stay valid for as long as the view is used.
     init(_ base: UnsafeRawBufferPointer) { self.base = base }
 
-    /// No bytes.
-    static var empty: BorrowedBytes { BorrowedBytes(UnsafeRawBufferPointer(start: nil, count: 0)) }
-
     /// Always 0.
     var startIndex: Int { 0 }
     /// The number of bytes.
     var endIndex: Int { base.count }
-    /// The number of bytes.
-    var count: Int { base.count }
 
     /// The byte at `position` (checked: traps when outside `0..<count`).
     @inline(__always)
