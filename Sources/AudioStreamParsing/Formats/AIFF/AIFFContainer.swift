@@ -4,8 +4,8 @@ enum AIFFChunkRole: Hashable, Sendable {
     case common
     /// `SSND`: the audio.
     case soundData
-    /// `NAME`, `AUTH`, `(c) `, `ANNO`: one text string, mapped to this info-dictionary key.
-    case text(infoKey: InfoKey)
+    /// `NAME`, `AUTH`, `(c) `, `ANNO`: one text string.
+    case text(AIFFText.Chunk)
     /// `COMT`: timestamped comments.
     case comments
     /// `ID3 ` / `id3 `: an ID3v2 tag.
@@ -36,10 +36,10 @@ enum AIFFContainer: ChunkContainer {
         (ChunkID("AESD"), .ignored),  // AES channel status
         (ChunkID("APPL"), .ignored),  // application specific
         (ChunkID("COMT"), .comments),
-        (ChunkID("NAME"), .text(infoKey: InfoKey.title)),
-        (ChunkID("AUTH"), .text(infoKey: InfoKey.artist)),
-        (ChunkID("(c) "), .text(infoKey: InfoKey.copyright)),
-        (ChunkID("ANNO"), .text(infoKey: InfoKey.comments)),
+        (ChunkID("NAME"), .text(.name)),
+        (ChunkID("AUTH"), .text(.author)),
+        (ChunkID("(c) "), .text(.copyright)),
+        (ChunkID("ANNO"), .text(.annotation)),
         (ChunkID("SAXL"), .ignored),  // AIFF-C: sound accelerator
         (ChunkID("CHAN"), .ignored),  // Apple: AudioChannelLayout
         (ChunkID("PEAK"), .ignored),  // libsndfile: peak envelope

@@ -15,7 +15,7 @@ extension AIFFParser {
         }
         let declaredBytes = try chunk.declaredDataByteCount(context: &context)
         let data = ConstantPacketData(
-            structure: AIFFContainer.structure, packetSize: format.packetSize,
+            packetSize: format.packetSize,
             framesPerPacket: format.framesPerPacket, dataStart: chunk.dataStart, declaredByteCount: declaredBytes)
 
         if declaredBytes == nil {
@@ -70,7 +70,7 @@ extension AIFFParser {
             let toBoundary = Int64(data.packetSize) - misalignment
             return .skip(data.dataEnd.map { min(toBoundary, $0 - position) } ?? toBoundary)
         }
-        if let step = data.step(&context) { return step }
+        if let step = data.step(&context, AIFFContainer.structure) { return step }
         exactCounts = (data.declaredPacketCount ?? 0, data.declaredByteCount ?? 0)
         walker.endChunk(chunk.header)
         state = .chunks
@@ -95,7 +95,7 @@ extension AIFFParser {
                         "stream ends with \(left) bytes that are not a whole chunk; ignored")
                     context.window.consume(left)
                 }
-            case .body(let header, _):
+            case .body(let header):
                 let name = AIFFContainer.structure(header.name)
                 if sound == nil {
                     throw context.error(
@@ -115,7 +115,7 @@ extension AIFFParser {
                 "stream ends inside its offset and blockSize fields")
         case .soundData(_, let data):
             endedInsideAudio = true
-            let packets = data.finish(&context)
+            let packets = data.finish(&context, AIFFContainer.structure)
             // The data bytes that arrived (a partial last packet included), up to the declared end.
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
             exactCounts = (packets, max(0, end - data.dataStart))
@@ -131,7 +131,7 @@ extension AIFFParser {
     }
 
     /// Throws `invalidFile` when the stream ended before the audio data.
-    private func requireSoundData(_ context: ParseContext) throws(AudioStreamError) {
+    private func requireSoundData(_ context: borrowing ParseContext) throws(AudioStreamError) {
         guard sound == nil else { return }
         if common == nil {
             throw context.error(.invalidFile, AIFFContainer.structure, "stream ends without COMM and SSND chunks")
@@ -162,9 +162,9 @@ extension AIFFParser {
             switch walker.state {
             case .header(let offset), .pad(let offset, _):
                 if position > offset { loseChunkStructure(&context) }
-            case .body(let header, let role):
+            case .body(let header):
                 guard position > header.bodyStart else { break }
-                if role == .common || position > header.bodyEnd {
+                if header.id == CommonChunk.id || position > header.bodyEnd {
                     loseChunkStructure(&context)
                 } else {
                     context.diagnose(

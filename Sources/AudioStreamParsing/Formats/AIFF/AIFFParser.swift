@@ -141,7 +141,7 @@ struct AIFFParser: FormatParser, ChunkContainerParser {
                     .invalidFile, CommonChunk.structure,
                     "chunk is \(size) bytes, at least \(CommonChunk.aiffByteCount) needed")
             }
-            return try walker.read(chunk, role, within: .headerChunk, &context)
+            return try walker.read(chunk, within: .headerChunk, &context)
         case .soundData:
             if sound != nil {
                 context.diagnose(.duplicateStructure, SoundDataChunk.structure, "a second SSND chunk ignored")
@@ -168,7 +168,7 @@ struct AIFFParser: FormatParser, ChunkContainerParser {
                     "metadata chunks exceed maxTagBytes in total; skipped")
                 return walker.skip(chunk, &context)
             }
-            return try walker.read(chunk, role, within: .tag, &context)
+            return try walker.read(chunk, within: .tag, &context)
         }
     }
 
@@ -189,8 +189,8 @@ struct AIFFParser: FormatParser, ChunkContainerParser {
             } catch {
                 throw context.error(error, at: header.offset)
             }
-        case .text(let infoKey):
-            AIFFText.readTextChunk(body, id: header.id.code, infoKey: infoKey, into: &metadata)
+        case .text(let text):
+            AIFFText.readTextChunk(body, id: header.id.code, infoKey: text.infoKey, into: &metadata)
         case .comments:
             if !AIFFText.readCommentsChunk(body, into: &metadata) {
                 context.diagnose(

@@ -7,6 +7,28 @@ enum AIFFText {
     /// The Comments Chunk, for messages.
     static let comments = Structure("aiff", "COMT")
 
+    /// The text chunks (AIFF 1.3, "Text Chunks"), and the info-dictionary key each fills.
+    enum Chunk: Hashable, Sendable {
+        /// `NAME`: the title.
+        case name
+        /// `AUTH`: the artist.
+        case author
+        /// `(c) `: the copyright.
+        case copyright
+        /// `ANNO`: an annotation, a comment.
+        case annotation
+
+        /// The info-dictionary key.
+        var infoKey: InfoKey {
+            switch self {
+            case .name: return InfoKey.title
+            case .author: return InfoKey.artist
+            case .copyright: return InfoKey.copyright
+            case .annotation: return InfoKey.comments
+            }
+        }
+    }
+
     /// Decodes chunk text: UTF-8 when the bytes are valid UTF-8 (plain ASCII, as the spec asks, is), else
     /// ISO-8859-1; stops at the first NUL (FFmpeg pads odd strings with one inside the chunk) and drops
     /// trailing spaces.

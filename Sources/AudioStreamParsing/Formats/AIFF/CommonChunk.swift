@@ -35,6 +35,8 @@ struct CommonChunk: Hashable, Sendable {
 
     /// The chunk, for messages.
     static let structure = Structure("aiff", "COMM")
+    /// `COMM`.
+    static let id = ChunkID("COMM")
     /// The size of the AIFF fields.
     static let aiffByteCount = 18
     /// Sample rates accepted, in Hz: at least 1 Hz, and representable as a 32-bit integer as CoreAudio

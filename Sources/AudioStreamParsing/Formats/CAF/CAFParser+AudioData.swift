@@ -54,7 +54,7 @@ extension CAFParser {
         context.publishHeader(values, dataOffset: data.start)
         if description.hasConstantPackets {
             let reader = ConstantPacketData(
-                structure: CAFContainer.structure, packetSize: Int(description.bytesPerPacket),
+                packetSize: Int(description.bytesPerPacket),
                 framesPerPacket: description.framesPerPacket, dataStart: data.start, declaredByteCount: data.byteCount)
             constantData = reader
             state = .constantData(reader)
@@ -140,7 +140,7 @@ extension CAFParser {
             let gap = target - context.window.position
             if gap > 0 { return .skip(gap) }
         }
-        if let step = data.step(&context) { return step }
+        if let step = data.step(&context, CAFContainer.structure) { return step }
         endAudioData(&context)
         return .continue
     }
@@ -237,7 +237,7 @@ extension CAFParser {
                     .truncated, PacketTableChunk.structure, "stream ends inside the chunk after the audio data")
             }
         case .constantData(let data):
-            let packets = data.finish(&context)
+            let packets = data.finish(&context, CAFContainer.structure)
             finishedPacketCount = packets
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
             context.announce(.audioDataByteCount(UInt64(max(0, end - data.dataStart))))

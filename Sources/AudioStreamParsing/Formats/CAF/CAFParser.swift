@@ -156,9 +156,9 @@ struct CAFParser: FormatParser, ChunkContainerParser {
         case .packetTable:
             return try startPacketTable(&context, chunk)
         case .magicCookie, .channelLayout:
-            return try walker.read(chunk, role, within: .headerChunk, &context)
+            return try walker.read(chunk, within: .headerChunk, &context)
         case .information:
-            return try walker.read(chunk, role, within: .tag, &context)
+            return try walker.read(chunk, within: .tag, &context)
         case .skipped:
             return walker.skip(chunk, &context)
         }

@@ -16,15 +16,43 @@ struct ChunkHeader: Hashable, Sendable {
     let id: ChunkID
     /// Absolute offset of the header.
     let offset: Int64
-    /// The width of the header (the layout's).
-    let headerByteCount: Int
     /// The size field as written (a signed field's two's-complement bits).
     let sizeField: UInt64
+    // The sizes below, stored compactly: the header travels in parser states and events.
+    private var declared: UInt64
+    private var cut: UInt64
+    private var runsToEnd: Bool
+    private let headerBytes: UInt8
+
+    /// The width of the header (the layout's).
+    var headerByteCount: Int { Int(headerBytes) }
     /// The body bytes the chunk declares, or `nil` when it runs to the end of the stream (a CAF
     /// `data` chunk of size -1).
-    var declaredSize: UInt64?
-    /// The body bytes to read or skip: `declaredSize`, unless the container end cut it.
-    var size: UInt64?
+    var declaredSize: UInt64? {
+        get { runsToEnd ? nil : declared }
+        set {
+            runsToEnd = newValue == nil
+            declared = newValue ?? 0
+            cut = declared
+        }
+    }
+    /// The body bytes to read or skip: `declaredSize`, unless the container end cut it (setting
+    /// `declaredSize` resets it).
+    var size: UInt64? {
+        get { runsToEnd ? nil : cut }
+        set { cut = newValue ?? declared }
+    }
+
+    /// A header; the body sizes start as `declaredSize`.
+    init(id: ChunkID, offset: Int64, headerByteCount: Int, sizeField: UInt64, declaredSize: UInt64?) {
+        self.id = id
+        self.offset = offset
+        self.sizeField = sizeField
+        self.headerBytes = UInt8(truncatingIfNeeded: headerByteCount)
+        self.runsToEnd = declaredSize == nil
+        self.declared = declaredSize ?? 0
+        self.cut = self.declared
+    }
 
     /// The identifier as text, for messages (`'fmt '` is `fmt `).
     var name: String { id.description }
@@ -42,11 +70,21 @@ struct ChunkHeader: Hashable, Sendable {
     /// Decodes the header at the window's position, or `nil` while not all of it is readable. The
     /// body sizes are the size field's plain reading (checked and adjusted by `ChunkWalker`).
     static func peek(_ window: InputWindow, _ layout: ChunkLayout) -> ChunkHeader? {
-        guard let id = peekID(window, at: 0, layout),
-            let field = window.peekInteger(
-                at: layout.idByteCount, byteCount: layout.sizeByteCount, as: UInt64.self,
-                endianness: layout.sizeEndianness)
-        else { return nil }
+        guard let id = peekID(window, at: 0, layout) else { return nil }
+        let field: UInt64
+        if layout.sizeByteCount == 4 {
+            guard
+                let size = window.peekInteger(
+                    at: layout.idByteCount, as: UInt32.self, endianness: layout.sizeEndianness)
+            else { return nil }
+            field = UInt64(size)
+        } else {
+            guard
+                let size = window.peekInteger(
+                    at: layout.idByteCount, as: UInt64.self, endianness: layout.sizeEndianness)
+            else { return nil }
+            field = size
+        }
         var body: UInt64? = field
         if layout.sizeIsSigned && Int64(bitPattern: field) < 0 {
             body = nil
@@ -55,7 +93,7 @@ struct ChunkHeader: Hashable, Sendable {
         }
         return ChunkHeader(
             id: id, offset: window.position, headerByteCount: layout.headerByteCount, sizeField: field,
-            declaredSize: body, size: body)
+            declaredSize: body)
     }
 
     /// The identifier `offset` bytes after the window's position, or `nil` while not readable.

@@ -20,16 +20,25 @@ struct ChunkID: Hashable, Sendable, CustomStringConvertible {
         var low: UInt32
     }
 
+    /// Bytes 4…11 of a GUID identifier (0 for a four-character code).
+    private let tailHigh: UInt64
     /// The first four bytes as written, as a big-endian `UInt32`: the whole identifier when it is a
     /// four-character code.
     let code: UInt32
-    /// The rest of a GUID identifier, or `nil` for a four-character code.
-    let guidTail: GUIDTail?
+    /// Bytes 12…15 of a GUID identifier (0 for a four-character code).
+    private let tailLow: UInt32
+
+    /// The rest of a GUID identifier, or `nil` for a four-character code (a GUID whose last 12 bytes
+    /// are all zero reads as the four-character code of its first four bytes).
+    var guidTail: GUIDTail? {
+        tailHigh == 0 && tailLow == 0 ? nil : GUIDTail(high: tailHigh, low: tailLow)
+    }
 
     /// A four-character code from its big-endian value.
     init(code: UInt32) {
         self.code = code
-        self.guidTail = nil
+        self.tailHigh = 0
+        self.tailLow = 0
     }
 
     /// A four-character code from its four ASCII characters (for registries).
@@ -40,7 +49,8 @@ struct ChunkID: Hashable, Sendable, CustomStringConvertible {
     /// A GUID identifier from its 16 bytes as written.
     init(code: UInt32, guidTail: GUIDTail) {
         self.code = code
-        self.guidTail = guidTail
+        self.tailHigh = guidTail.high
+        self.tailLow = guidTail.low
     }
 
     /// The four characters (or `0x` and hex when not printable); a GUID in its registry form.

@@ -1,3 +1,41 @@
+/// Where a `ChunkWalker` is. Not generic, so that the walk state is a plain value whatever the
+/// container (the role of a body being read is kept by the walker).
+enum ChunkWalkState: Equatable {
+    /// Expecting a chunk header at this offset.
+    case header(at: Int64)
+    /// Expecting `count` pad bytes at this offset.
+    case pad(at: Int64, count: Int)
+    /// Reading a chunk's body whole: the body starts at the position, or after the header when the
+    /// header waits for the body (`ChunkContainerRules.headerWaitsForBody`).
+    case body(ChunkHeader)
+    /// The format reads the current chunk itself; it calls `endChunk` when the chunk ends.
+    case handedOff
+    /// The rest of the stream is not chunks: consumed as it arrives and counted.
+    case ignoringRest(IgnoredBytes)
+    /// A discontinuity lost the chunk boundaries before the audio: the next step throws.
+    case lost
+
+    /// Bytes the walk consumes without reading them, and why.
+    struct IgnoredBytes: Equatable {
+        /// Why the rest of the stream is ignored.
+        enum Reason: Equatable {
+            /// Bytes past the container end that are not a chunk.
+            case pastContainerEnd
+            /// A discontinuity after the audio lost the chunk boundaries.
+            case afterDiscontinuity
+            /// Audio that nothing describes in a data chunk that runs to the end of the stream.
+            case afterAudio
+        }
+
+        /// Absolute offset of the first ignored byte.
+        var start: Int64
+        /// Bytes ignored so far.
+        var count: Int64 = 0
+        /// Why.
+        var reason: Reason
+    }
+}
+
 /// The chunk walk shared by every chunk container (WAVE/RF64/BW64, AIFF/AIFF-C, CAF; Wave64 next):
 /// chunk headers, sizes, the container end, pad bytes, unknown chunks and the bodies read whole.
 ///
@@ -24,42 +62,51 @@
 /// arrive (`ParseStep.skip`), never buffered. Every state that expects a structure carries its
 /// offset, so bytes still to be skipped (after a discontinuity the format let pass) are skipped
 /// first.
-struct ChunkWalker<Container: ChunkContainer> {
+///
+/// The type itself puts no requirement on `Container` (its methods do): its stored properties do not
+/// depend on the container, so instantiating it costs no conformance lookup at run time.
+struct ChunkWalker<Container> {
     /// Where the walk is.
-    enum State {
-        /// Expecting a chunk header at this offset.
-        case header(at: Int64)
-        /// Expecting `count` pad bytes at this offset.
-        case pad(at: Int64, count: Int)
-        /// Reading a chunk's body whole: the body starts at the position, or after the header when the
-        /// header waits for the body (`ChunkContainerRules.headerWaitsForBody`).
-        case body(ChunkHeader, Container.Role)
-        /// The format reads the current chunk itself; it calls `endChunk` when the chunk ends.
-        case handedOff
-        /// The rest of the stream is not chunks: consumed as it arrives and counted.
-        case ignoringRest(IgnoredBytes)
-        /// A discontinuity lost the chunk boundaries before the audio: the next step throws.
-        case lost
-    }
-
+    typealias State = ChunkWalkState
     /// Bytes the walk consumes without reading them, and why.
-    struct IgnoredBytes: Equatable {
-        /// Why the rest of the stream is ignored.
-        enum Reason: Equatable {
-            /// Bytes past the container end that are not a chunk.
-            case pastContainerEnd
-            /// A discontinuity after the audio lost the chunk boundaries.
-            case afterDiscontinuity
-            /// Audio that nothing describes in a data chunk that runs to the end of the stream.
-            case afterAudio
-        }
+    typealias IgnoredBytes = ChunkWalkState.IgnoredBytes
 
-        /// Absolute offset of the first ignored byte.
-        var start: Int64
-        /// Bytes ignored so far.
-        var count: Int64 = 0
-        /// Why.
-        var reason: Reason
+    /// How chunk headers are written.
+    var layout: ChunkLayout
+    /// The container's rules (`Container.rules`, kept here so that reading them costs no copy).
+    let rules: ChunkContainerRules
+    /// Absolute offset where the container ends by its size (RIFF, FORM), when the size is known
+    /// and trusted.
+    var containerEnd: Int64?
+    /// The body sizes of chunks whose 32-bit size field is 0xFFFFFFFF (RF64/BW64: the `ds64`
+    /// table, EBU Tech 3306 §3.4).
+    var largeChunkSizes: [ChunkID: UInt64] = [:]
+    /// Where the walk is.
+    private(set) var state: State
+    /// The chunk the next header must be, until a first chunk header is consumed
+    /// (`ChunkContainerRules.firstChunk`).
+    private var requiredFirstChunk: ChunkID?
+    /// Whether a registered chunk past the container end was reported (IFF reports it once).
+    private var reportedChunkPastEnd = false
+    /// The offset of the header last checked and not consumed yet, so that a format waiting at a
+    /// header (for the bytes after it) does not get its diagnostics twice.
+    private var checkedHeader: Int64?
+
+    /// The chunk whose body is being read whole and is not complete yet.
+    var incompleteChunk: ChunkHeader? {
+        if case .body(let chunk) = state { return chunk }
+        return nil
+    }
+}
+
+extension ChunkWalker where Container: ChunkContainer {
+    /// A walk that expects the first chunk header at `offset`.
+    init(layout: ChunkLayout, at offset: Int64, containerEnd: Int64? = nil) {
+        self.layout = layout
+        self.rules = Container.rules
+        self.requiredFirstChunk = Container.rules.firstChunk
+        self.containerEnd = containerEnd
+        self.state = .header(at: offset)
     }
 
     /// What `next` found.
@@ -73,37 +120,6 @@ struct ChunkWalker<Container: ChunkContainer> {
         case body(ChunkHeader, Container.Role, [UInt8])
     }
 
-    /// How chunk headers are written.
-    var layout: ChunkLayout
-    /// Absolute offset where the container ends by its size (RIFF, FORM), when the size is known
-    /// and trusted.
-    var containerEnd: Int64?
-    /// The body sizes of chunks whose 32-bit size field is 0xFFFFFFFF (RF64/BW64: the `ds64`
-    /// table, EBU Tech 3306 §3.4).
-    var largeChunkSizes: [ChunkID: UInt64] = [:]
-    /// Where the walk is.
-    private(set) var state: State
-    /// Whether a chunk header was consumed (`ChunkContainerRules.firstChunk` applies before).
-    private var pastFirstChunk = false
-    /// Whether a registered chunk past the container end was reported (IFF reports it once).
-    private var reportedChunkPastEnd = false
-    /// The offset of the header last checked and not consumed yet, so that a format waiting at a
-    /// header (for the bytes after it) does not get its diagnostics twice.
-    private var checkedHeader: Int64?
-
-    /// A walk that expects the first chunk header at `offset`.
-    init(layout: ChunkLayout, at offset: Int64, containerEnd: Int64? = nil) {
-        self.layout = layout
-        self.containerEnd = containerEnd
-        self.state = .header(at: offset)
-    }
-
-    /// The chunk whose body is being read whole and is not complete yet.
-    var incompleteChunk: ChunkHeader? {
-        if case .body(let chunk, _) = state { return chunk }
-        return nil
-    }
-
     // MARK: Stepping
 
     /// The next thing in the stream; see the type's discussion.
@@ -113,15 +129,17 @@ struct ChunkWalker<Container: ChunkContainer> {
     mutating func next(_ context: inout ParseContext) throws(AudioStreamError) -> Event {
         switch state {
         case .header(let offset):
-            if let skip = Self.skip(to: offset, context) { return .step(skip) }
+            if let skip = Self.skip(to: offset, from: context.window.position) { return .step(skip) }
             return try readHeader(&context)
         case .pad(let offset, let count):
-            if let skip = Self.skip(to: offset, context) { return .step(skip) }
+            if let skip = Self.skip(to: offset, from: context.window.position) { return .step(skip) }
             return .step(readPad(at: offset, count: count, &context))
-        case .body(let chunk, let role):
+        case .body(let chunk):
+            // Safe to force unwrap: `read` is given chunks `next` found in the registry.
+            let role = Container.registry.role(of: chunk.id)!
             // Safe: a body is read only when its size is at most a limit, an `Int`.
             let count = Int(chunk.size ?? 0)
-            let start = unconsumedHeaderBytes(chunk)
+            let start = rules.headerWaitsForBody ? chunk.headerByteCount : 0
             guard let body = context.window.peekBytes(at: start, count: count) else {
                 return .step(.needMoreData(atLeast: start + count))
             }
@@ -140,9 +158,8 @@ struct ChunkWalker<Container: ChunkContainer> {
     }
 
     /// `.skip` to `offset` when the position is before it.
-    private static func skip(to offset: Int64, _ context: ParseContext) -> ParseStep? {
-        let position = context.window.position
-        return position < offset ? .skip(offset - position) : nil
+    private static func skip(to offset: Int64, from position: Int64) -> ParseStep? {
+        position < offset ? .skip(offset - position) : nil
     }
 
     /// Reads and checks the header at the position; see the type's discussion for the order.
@@ -150,7 +167,6 @@ struct ChunkWalker<Container: ChunkContainer> {
         guard var chunk = ChunkHeader.peek(context.window, layout) else {
             return .step(.needMoreData(atLeast: layout.headerByteCount))
         }
-        let rules = Container.rules
         let position = chunk.offset
         let isNew = checkedHeader != position
         checkedHeader = position
@@ -179,11 +195,16 @@ struct ChunkWalker<Container: ChunkContainer> {
                 break
             }
         }
-        if let first = rules.firstChunk, !pastFirstChunk, chunk.id != first {
+        if let first = requiredFirstChunk, chunk.id != first {
             throw context.error(
                 .invalidFile, Container.structure, "the first chunk is '\(chunk.name)'; it must be '\(first)'")
         }
-        try checkSize(chunk, context)
+        let plainSize =
+            (!layout.sizeIsSigned || chunk.signedSizeField >= 0) && !layout.sizeIncludesHeader
+            && chunk.sizeField <= UInt64(Int64.max - chunk.bodyStart)
+        if !plainSize, let error = Self.sizeError(chunk, layout, unknownSizeAllowed: rules.chunkOfUnknownSize) {
+            throw context.error(error)
+        }
         if layout.sizeByteCount == 4, chunk.sizeField == 0xFFFF_FFFF, let size = largeChunkSizes[chunk.id] {
             chunk.declaredSize = size
             chunk.size = size
@@ -209,41 +230,44 @@ struct ChunkWalker<Container: ChunkContainer> {
         return .chunk(chunk, role)
     }
 
-    /// Throws for a size field no stream can have: negative (but for the chunk that may say -1),
+    /// The error for a size field no stream can have: negative (but for the chunk that may say -1),
     /// smaller than a header it counts, or reaching past the largest stream offset.
-    private func checkSize(_ chunk: ChunkHeader, _ context: ParseContext) throws(AudioStreamError) {
-        let structure = Container.structure(chunk.name)
+    ///
+    /// (The helpers of the mutating walk are static: a non-mutating call on the walker would copy it.)
+    private static func sizeError(
+        _ chunk: ChunkHeader, _ layout: ChunkLayout, unknownSizeAllowed: ChunkID?
+    ) -> StructureError? {
         if layout.sizeIsSigned && chunk.signedSizeField < 0 {
-            guard chunk.signedSizeField == -1, chunk.id == Container.rules.chunkOfUnknownSize else {
-                throw context.error(.invalidFile, structure, "negative chunk size \(chunk.signedSizeField)")
+            guard chunk.signedSizeField == -1, chunk.id == unknownSizeAllowed else {
+                return Container.structure(chunk.name).invalid("negative chunk size \(chunk.signedSizeField)")
             }
-            return
+            return nil
         }
         guard let size = chunk.declaredSize else {
-            throw context.error(
-                .invalidFile, structure,
+            return Container.structure(chunk.name).invalid(
                 "chunk size \(chunk.sizeField) is smaller than its \(layout.headerByteCount)-byte header")
         }
         if size > UInt64(Int64.max - chunk.bodyStart) {
-            throw context.error(.invalidFile, structure, "chunk size runs past the largest stream offset")
+            return Container.structure(chunk.name).invalid("chunk size runs past the largest stream offset")
         }
+        return nil
     }
 
     /// The bytes after an odd-sized body; see `ChunkContainerRules.MissingPad`.
     private mutating func readPad(at offset: Int64, count: Int, _ context: inout ParseContext) -> ParseStep {
-        let window = context.window
-        switch Container.rules.missingPad {
+        switch rules.missingPad {
         case .chunkStartsHereRatherThanAfter:
             if let end = containerEnd, offset >= end {
                 state = .header(at: offset)
                 return .continue
             }
-            guard window.readable > 0 else { return .needMoreData(atLeast: 1) }
-            if (0..<count).contains(where: { (window.peekUInt8(at: $0) ?? 0) != 0 }) {
+            guard context.window.readable > 0 else { return .needMoreData(atLeast: 1) }
+            if !Self.padBytesAreZero(count, context.window) {
                 let needed = layout.idByteCount + count
-                if window.readable < needed && !window.isFinal { return .needMoreData(atLeast: needed) }
-                if let here = ChunkHeader.peekID(window, at: 0, layout),
-                    let after = ChunkHeader.peekID(window, at: count, layout), startsChunk(here, ratherThan: after)
+                if context.window.readable < needed && !context.window.isFinal { return .needMoreData(atLeast: needed) }
+                if let here = ChunkHeader.peekID(context.window, at: 0, layout),
+                    let after = ChunkHeader.peekID(context.window, at: count, layout),
+                    Self.startsChunk(here, ratherThan: after)
                 {
                     context.diagnose(.sizeCorrected, Container.padMissing)
                     state = .header(at: offset)
@@ -251,9 +275,9 @@ struct ChunkWalker<Container: ChunkContainer> {
                 }
             }
         case .printableIdentifierHere:
-            guard let first = window.peekUInt8() else { return .needMoreData(atLeast: 1) }
+            guard let first = context.window.peekUInt8() else { return .needMoreData(atLeast: 1) }
             if first != 0 {
-                guard let here = ChunkHeader.peekID(window, at: 0, layout) else {
+                guard let here = ChunkHeader.peekID(context.window, at: 0, layout) else {
                     return .needMoreData(atLeast: layout.idByteCount)
                 }
                 if here.isPrintable {
@@ -268,9 +292,15 @@ struct ChunkWalker<Container: ChunkContainer> {
         return .continue
     }
 
+    /// Whether the readable ones of `count` pad bytes are zero.
+    private static func padBytesAreZero(_ count: Int, _ window: borrowing InputWindow) -> Bool {
+        for i in 0..<count where (window.peekUInt8(at: i) ?? 0) != 0 { return false }
+        return true
+    }
+
     /// Whether `here` looks more like a chunk identifier than `after` (the bytes one pad later): a
     /// registered identifier wins, else a printable one.
-    private func startsChunk(_ here: ChunkID, ratherThan after: ChunkID) -> Bool {
+    private static func startsChunk(_ here: ChunkID, ratherThan after: ChunkID) -> Bool {
         let hereKnown = Container.registry.contains(here)
         if hereKnown != Container.registry.contains(after) { return hereKnown }
         return here.isPrintable && !after.isPrintable
@@ -294,7 +324,7 @@ struct ChunkWalker<Container: ChunkContainer> {
     ///
     /// - Throws: `limitExceeded` at the chunk for a header chunk larger than `maxHeaderChunkBytes`.
     mutating func read(
-        _ chunk: ChunkHeader, _ role: Container.Role, within limit: ChunkBodyLimit, _ context: inout ParseContext
+        _ chunk: ChunkHeader, within limit: ChunkBodyLimit, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
         guard let size = chunk.size, size <= UInt64(limit.bytes(context.limits)) else {
             let message = Container.chunkOverLimit(chunk, limit)
@@ -302,15 +332,15 @@ struct ChunkWalker<Container: ChunkContainer> {
             context.diagnose(.limitExceeded, at: chunk.offset, message)
             return skip(chunk, &context)
         }
-        if !Container.rules.headerWaitsForBody { consumeHeader(chunk, &context) }
-        state = .body(chunk, role)
+        if !rules.headerWaitsForBody { consumeHeader(chunk, &context) }
+        state = .body(chunk)
         return .continue
     }
 
     /// Consumes the body `.body` delivered (and its header, when it waited), then expects its pad
     /// bytes.
     mutating func consumeBody(of chunk: ChunkHeader, _ context: inout ParseContext) -> ParseStep {
-        if unconsumedHeaderBytes(chunk) > 0 { consumeHeader(chunk, &context) }
+        if rules.headerWaitsForBody { consumeHeader(chunk, &context) }
         // Safe: the body was readable whole, so its size is an `Int`.
         context.window.consume(Int(chunk.size ?? 0))
         endChunk(chunk)
@@ -319,16 +349,10 @@ struct ChunkWalker<Container: ChunkContainer> {
 
     /// Skips the body being read (and its header, when it waited), unbuffered.
     mutating func skipBody(of chunk: ChunkHeader, _ context: inout ParseContext) -> ParseStep {
-        if unconsumedHeaderBytes(chunk) > 0 { consumeHeader(chunk, &context) }
+        if rules.headerWaitsForBody { consumeHeader(chunk, &context) }
         endChunk(chunk)
         let size = Int64(clamping: chunk.size ?? 0)
         return size > 0 ? .skip(size) : .continue
-    }
-
-    /// The header bytes of `chunk` still in the window while its body is read: all of them when the
-    /// header waits for the body, else none.
-    private func unconsumedHeaderBytes(_ chunk: ChunkHeader) -> Int {
-        Container.rules.headerWaitsForBody ? chunk.headerByteCount : 0
     }
 
     /// Consumes `chunk`'s header and hands its body to the format, which calls `endChunk` when the
@@ -363,7 +387,7 @@ struct ChunkWalker<Container: ChunkContainer> {
 
     private mutating func consumeHeader(_ chunk: ChunkHeader, _ context: inout ParseContext) {
         context.window.consume(chunk.headerByteCount)
-        pastFirstChunk = true
+        requiredFirstChunk = nil
         checkedHeader = nil
     }
 }

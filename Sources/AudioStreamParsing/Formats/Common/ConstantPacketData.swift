@@ -5,8 +5,6 @@
 /// Used by WAVE, AIFF, CAF and NeXT for their data chunk. It knows how many data bytes remain (or
 /// that the data runs to the end of the stream) and hands out as many whole packets as are readable.
 struct ConstantPacketData {
-    /// The container, for messages (`wave`, `aiff`, `caf`, `au`).
-    let structure: Structure
     /// Bytes per packet (> 0).
     let packetSize: Int
     /// Frames per packet (> 0).
@@ -21,12 +19,13 @@ struct ConstantPacketData {
     /// The number of whole packets the data holds, when its size is declared.
     var declaredPacketCount: Int64? { declaredByteCount.map { $0 / Int64(packetSize) } }
 
-    /// Emits every whole packet that is readable and inside the data.
+    /// Emits every whole packet that is readable and inside the data. `structure` is the container,
+    /// for messages (`wave`, `aiff`, `caf`, `au`).
     ///
     /// - Returns: the step for the format parser to return (`.continue` when bytes were consumed:
     ///   packets emitted or a partial tail skipped; `.needMoreData` when none was readable), or `nil`
     ///   once the declared data is exhausted and the position is at `dataEnd`.
-    func step(_ context: inout ParseContext) -> ParseStep? {
+    func step(_ context: inout ParseContext, _ structure: Structure) -> ParseStep? {
         let position = context.window.position
         var available = Int64(context.window.readable)
         if let end = dataEnd {
@@ -58,8 +57,9 @@ struct ConstantPacketData {
     }
 
     /// At end of stream: drops a partial last packet with a diagnostic, and reports a data chunk that
-    /// ended before its declared size. Returns the number of whole packets the data really held.
-    func finish(_ context: inout ParseContext) -> Int64 {
+    /// ended before its declared size (`structure` is the container, for messages). Returns the number
+    /// of whole packets the data really held.
+    func finish(_ context: inout ParseContext, _ structure: Structure) -> Int64 {
         let position = context.window.position
         let leftover = context.window.readable
         if leftover > 0 {

@@ -53,7 +53,7 @@ struct NeXTHeader: Hashable {
     /// - Throws: `invalidFile` (`dta?`) for a wrong magic, a data offset below 24, zero channels or a zero
     ///   sample rate; `unsupportedDataFormat` (`fmt?`) for an encoding this library does not map;
     ///   `limitExceeded` for a frame larger than `ParserLimits.maxPacketBytes`.
-    static func decode(_ bytes: [UInt8], _ context: ParseContext) throws(AudioStreamError) -> NeXTHeader {
+    static func decode(_ bytes: [UInt8], _ context: borrowing ParseContext) throws(AudioStreamError) -> NeXTHeader {
         var reader = ByteReader(bytes)
         guard let magic = reader.readInteger(as: UInt32.self, endianness: .big),
             let offset = reader.readInteger(as: UInt32.self, endianness: .big),

@@ -88,7 +88,7 @@ struct NeXTParser: FormatParser {
                 defer { realign = 0 }
                 return .skip(realign)
             }
-            if let step = data.step(&context) { return step }
+            if let step = data.step(&context, Self.au) { return step }
             state = .ended(data, reportedTrailing: false)
             return .continue
 
@@ -113,7 +113,7 @@ struct NeXTParser: FormatParser {
         let format = header.streamDescription
         let frameBytes = header.bytesPerFrame
         let data = ConstantPacketData(
-            structure: Self.au, packetSize: frameBytes, framesPerPacket: 1, dataStart: context.window.position,
+            packetSize: frameBytes, framesPerPacket: 1, dataStart: context.window.position,
             declaredByteCount: header.dataSize.map { Int64($0) })
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(format),
@@ -145,7 +145,7 @@ struct NeXTParser: FormatParser {
             throw context.error(
                 .discontinuityCantRecover, Self.au, "discontinuity before the audio data; the position is unknown")
         case .data(let data), .ended(let data, _):
-            let packets = data.finish(&context)
+            let packets = data.finish(&context, Self.au)
             let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
             let bytes = max(0, end - data.dataStart)
             context.announce(.audioDataByteCount(UInt64(bytes)))

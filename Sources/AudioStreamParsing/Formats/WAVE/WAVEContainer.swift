@@ -42,6 +42,8 @@ enum WAVEContainer: ChunkContainer {
         (ChunkID("ID3 "), .id3),
     ])
 
+    /// `LIST`.
+    static let list = ChunkID("LIST")
     /// The list type of a `LIST` chunk that holds RIFF INFO tags.
     static let infoListType = FourCharCode.value("INFO")
 

@@ -3,7 +3,8 @@ extension WAVEParser {
     /// Only `LIST` chunks of type `INFO` hold tags: while one is read, its list type is looked at first
     /// and other types are skipped unbuffered.
     mutating func skipListOtherThanInfo(_ context: inout ParseContext) -> ParseStep? {
-        guard case .body(let chunk, .list) = walker.state, let size = chunk.size, size >= 4 else { return nil }
+        guard case .body(let chunk) = walker.state, chunk.id == WAVEContainer.list, let size = chunk.size, size >= 4
+        else { return nil }
         guard let type = context.window.peekInteger(at: 0, as: UInt32.self, endianness: .big) else {
             return .needMoreData(atLeast: 4)
         }
@@ -23,19 +24,19 @@ extension WAVEParser {
             return try startData(chunk, &context)
         case .format:
             if format != nil || audio != nil { return skipUnexpected(chunk, .duplicateStructure, &context) }
-            return try walker.read(chunk, role, within: .headerChunk, &context)
+            return try walker.read(chunk, within: .headerChunk, &context)
         case .dataSize64:
             if !(fileHeader?.kind.usesDataSize64 ?? false) || audio != nil {
                 return skipUnexpected(chunk, .structureSkipped, &context)
             }
             if dataSize64 != nil { return skipUnexpected(chunk, .duplicateStructure, &context) }
-            return try walker.read(chunk, role, within: .headerChunk, &context)
+            return try walker.read(chunk, within: .headerChunk, &context)
         case .fact:
-            return try walker.read(chunk, role, within: .optionalHeaderChunk, &context)
+            return try walker.read(chunk, within: .optionalHeaderChunk, &context)
         case .list, .broadcastExtension, .id3:
             // Read before (the stream was fed again after a seek): nothing new.
             if tagChunksRead.contains(chunk.bodyStart) { return walker.skip(chunk, &context) }
-            return try walker.read(chunk, role, within: .tag, &context)
+            return try walker.read(chunk, within: .tag, &context)
         }
     }
 

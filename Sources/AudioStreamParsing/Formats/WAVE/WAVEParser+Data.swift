@@ -25,7 +25,7 @@ extension WAVEParser {
         let dataStart = chunk.bodyStart
         let declared = dataByteCount(chunk, dataStart: dataStart, &context)
         let data = ConstantPacketData(
-            structure: WAVEContainer.structure, packetSize: format.packetSize,
+            packetSize: format.packetSize,
             framesPerPacket: format.framesPerPacket, dataStart: dataStart, declaredByteCount: declared)
         audio = data
         state = .audioData(data)
@@ -137,7 +137,7 @@ extension WAVEParser {
         let leftover = context.window.readable
         switch state {
         case .audioData(let data):
-            _ = data.finish(&context)
+            _ = data.finish(&context, WAVEContainer.structure)
         case .chunks:
             switch walker.state {
             case .header where leftover > 0:
@@ -149,7 +149,7 @@ extension WAVEParser {
                         .truncated, wave,
                         "\(leftover) bytes at the end of the stream are not a whole chunk header; ignored")
                 }
-            case .body(let chunk, _):
+            case .body(let chunk):
                 let missing = Int(chunk.size ?? 0) - leftover
                 context.diagnose(
                     .truncated, at: chunk.bodyStart, wave(chunk.name),

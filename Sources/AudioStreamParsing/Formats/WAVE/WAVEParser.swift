@@ -180,7 +180,7 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
             realignment = 0
             return .skip(skip)
         }
-        if let step = data.step(&context) { return step }
+        if let step = data.step(&context, WAVEContainer.structure) { return step }
         walker.endChunk(at: context.window.position, declaredSize: UInt64(data.declaredByteCount ?? 0))
         state = .chunks
         return .continue
