@@ -20,7 +20,7 @@ extension AudioSpecificConfig {
     /// The layers, highest first (one item when SBR/PS is not signalled explicitly).
     ///
     /// - Throws: `unsupportedDataFormat` for an object type without a CoreAudio format.
-    func formatListLayers() throws(MP4BoxError) -> [FormatListItem] {
+    func formatListLayers() throws(StructureError) -> [FormatListItem] {
         let channels = UInt32(channelCount ?? 0)
         let tag = Self.layoutTag(channelConfiguration)
         let rate = Double(samplingFrequency)
@@ -43,8 +43,8 @@ extension AudioSpecificConfig {
             let frames: UInt32 = samplingFrequency < 32000 ? 576 : 1152
             base = Self.compressed(rate, .mpegLayer3, flags: 0, frames: frames, channels)
         default:
-            throw MP4BoxError(
-                code: .unsupportedDataFormat,
+            throw StructureError(
+                .unsupportedDataFormat,
                 reason: "mp4 (esds): MPEG-4 audioObjectType \(audioObjectType) is not supported")
         }
         var layers = [FormatListItem(streamDescription: base, channelLayoutTag: tag)]

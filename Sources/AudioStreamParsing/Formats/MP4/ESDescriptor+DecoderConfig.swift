@@ -35,9 +35,9 @@ extension ESDescriptor {
     /// - Throws: `invalidFile` when the descriptors are cut or nested wrongly.
     static func decodeESDS(
         _ esdsBody: ArraySlice<UInt8>
-    ) throws(MP4BoxError) -> (DecoderConfig, esDescriptor: [UInt8]) {
+    ) throws(StructureError) -> (DecoderConfig, esDescriptor: [UInt8]) {
         let body = Array(esdsBody)
-        func fail(_ why: String) -> MP4BoxError { MP4BoxError(code: .invalidFile, reason: "mp4 (esds): " + why) }
+        func fail(_ why: String) -> StructureError { StructureError(.invalidFile, reason: "mp4 (esds): " + why) }
         guard body.count >= 4 else { throw fail("shorter than its version and flags") }
         guard body[0] == 0 else { throw fail("version \(body[0]) is not 0") }
         var reader = ByteReader(Array(body[4...]))

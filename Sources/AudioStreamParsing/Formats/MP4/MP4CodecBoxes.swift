@@ -26,11 +26,11 @@ struct ALACSpecificConfig: Hashable {
 
     /// Decodes the body of an `alac` box: 4 bytes of version and flags, then the configuration.
     /// A body of exactly 24 bytes (no full-box header, as some writers put it) is accepted too.
-    init(alacBoxBody body: ArraySlice<UInt8>) throws(MP4BoxError) {
+    init(alacBoxBody body: ArraySlice<UInt8>) throws(StructureError) {
         let b = Array(body)
         let start = b.count == 24 ? 0 : 4
         guard b.count >= start + 24 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): ALACSpecificConfig shorter than 24 bytes")
+            throw StructureError(.invalidFile, reason: "mp4 (alac): ALACSpecificConfig shorter than 24 bytes")
         }
         func u32(_ i: Int) -> UInt32 { MP4ChildBoxes.uint32(b[...], start + i) }
         frameLength = u32(0)
@@ -41,8 +41,8 @@ struct ALACSpecificConfig: Hashable {
         sampleRate = u32(20)
         bytes = Array(b[start..<(start + 24)])
         guard frameLength > 0, numChannels > 0, sampleRate > 0 else {
-            throw MP4BoxError(
-                code: .invalidFile, reason: "mp4 (alac): frameLength, numChannels or sampleRate is zero")
+            throw StructureError(
+                .invalidFile, reason: "mp4 (alac): frameLength, numChannels or sampleRate is zero")
         }
     }
 
@@ -82,9 +82,9 @@ struct OpusSpecificBox: Hashable {
     /// StreamCount, CoupledCount and the mapping (family ≠ 0).
     var mappingTable: [UInt8]
 
-    init(body: ArraySlice<UInt8>) throws(MP4BoxError) {
+    init(body: ArraySlice<UInt8>) throws(StructureError) {
         let b = Array(body)
-        func fail(_ why: String) -> MP4BoxError { MP4BoxError(code: .invalidFile, reason: "mp4 (dOps): " + why) }
+        func fail(_ why: String) -> StructureError { StructureError(.invalidFile, reason: "mp4 (dOps): " + why) }
         guard b.count >= 11 else { throw fail("shorter than 11 bytes") }
         guard b[0] == 0 else { throw fail("version \(b[0]) is not 0") }
         outputChannelCount = b[1]
@@ -136,12 +136,12 @@ struct AC3SpecificBox: Hashable {
         32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640,
     ]
 
-    init(dac3 body: ArraySlice<UInt8>) throws(MP4BoxError) {
+    init(dac3 body: ArraySlice<UInt8>) throws(StructureError) {
         let b = Array(body)
-        guard b.count >= 3 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dac3): shorter than 3 bytes") }
+        guard b.count >= 3 else { throw StructureError(.invalidFile, reason: "mp4 (dac3): shorter than 3 bytes") }
         let bits = UInt32(b[0]) << 16 | UInt32(b[1]) << 8 | UInt32(b[2])
         let fscod = Int(bits >> 22)
-        guard fscod < 3 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dac3): reserved fscod 3") }
+        guard fscod < 3 else { throw StructureError(.invalidFile, reason: "mp4 (dac3): reserved fscod 3") }
         sampleRate = Self.sampleRates[fscod]
         acmod = UInt8(bits >> 11 & 0x7)
         lfeon = bits >> 10 & 1 == 1
@@ -149,9 +149,9 @@ struct AC3SpecificBox: Hashable {
         bitRateKbps = code < Self.bitRates.count ? Self.bitRates[code] : 0
     }
 
-    init(dec3 body: ArraySlice<UInt8>) throws(MP4BoxError) {
+    init(dec3 body: ArraySlice<UInt8>) throws(StructureError) {
         let b = Array(body)
-        guard b.count >= 5 else { throw MP4BoxError(code: .invalidFile, reason: "mp4 (dec3): shorter than 5 bytes") }
+        guard b.count >= 5 else { throw StructureError(.invalidFile, reason: "mp4 (dec3): shorter than 5 bytes") }
         bitRateKbps = (UInt32(b[0]) << 8 | UInt32(b[1])) >> 3
         let fscod = Int(b[2] >> 6)
         // fscod 3 means a reduced rate (fscod2) that dec3 does not carry; 24000 Hz is the common case.
