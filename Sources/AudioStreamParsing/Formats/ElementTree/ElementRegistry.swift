@@ -15,7 +15,10 @@ enum ElementBufferLimit: Equatable, Sendable {
 }
 
 /// What a format does with one element type met in the stream.
-enum ElementRole<Decoder: Equatable & Sendable>: Equatable, Sendable {
+///
+/// `Decoder` is unconstrained (its `Equatable` and `Sendable` conformances are conditional), so that
+/// the registry's storage needs no protocol conformance looked up at run time.
+enum ElementRole<Decoder> {
     /// A container (master) element, buffered whole up to `limit` and decoded by `decoder` as a tree
     /// of children (MP4 `moov`, `moof`).
     case container(Decoder, limit: ElementBufferLimit)
@@ -28,31 +31,39 @@ enum ElementRole<Decoder: Equatable & Sendable>: Equatable, Sendable {
     case skipped
 }
 
+extension ElementRole: Equatable where Decoder: Equatable {}
+
+extension ElementRole: Sendable where Decoder: Sendable {}
+
 /// The element types a format knows, as data: ID → role (style rule 10, "Registries are data").
 ///
 /// A type that is not registered is unknown: the format skips it without buffering and reports it
 /// (`ParserDiagnostic.Kind.unknownStructure`). Registering an ID twice keeps the first role and
 /// records the ID in `duplicates`, which a unit test requires to be empty.
-struct ElementRegistry<Syntax: ElementSyntax, Decoder: Equatable & Sendable>: Sendable {
-    private let roles: [Syntax.ID: ElementRole<Decoder>]
+///
+/// A registry is a short table read once per top-level element: it keeps its entries as written and
+/// searches them in order (a dictionary of a generic value type would cost more to set up, at run
+/// time, than every lookup of a stream).
+struct ElementRegistry<Syntax: ElementSyntax, Decoder> {
+    private let entries: [(id: Syntax.ID, role: ElementRole<Decoder>)]
     /// IDs registered more than once (a table error; tests check it is empty).
     let duplicates: [Syntax.ID]
 
     /// A registry of `entries`, in the order written.
-    init(_ entries: [(Syntax.ID, ElementRole<Decoder>)]) {
-        var roles: [Syntax.ID: ElementRole<Decoder>] = [:]
+    init(_ entries: [(id: Syntax.ID, role: ElementRole<Decoder>)]) {
         var duplicates: [Syntax.ID] = []
-        for (id, role) in entries {
-            if roles[id] != nil {
-                duplicates.append(id)
-            } else {
-                roles[id] = role
-            }
+        for (i, entry) in entries.enumerated() where entries[..<i].contains(where: { $0.id == entry.id }) {
+            duplicates.append(entry.id)
         }
-        self.roles = roles
+        self.entries = entries
         self.duplicates = duplicates
     }
 
-    /// The role of `id`; `nil` for an unknown type.
-    subscript(id: Syntax.ID) -> ElementRole<Decoder>? { roles[id] }
+    /// The role of `id` (its first registration); `nil` for an unknown type.
+    subscript(id: Syntax.ID) -> ElementRole<Decoder>? {
+        for entry in entries where entry.id == id { return entry.role }
+        return nil
+    }
 }
+
+extension ElementRegistry: Sendable where Decoder: Sendable {}

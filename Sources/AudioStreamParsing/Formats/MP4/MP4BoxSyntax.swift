@@ -95,18 +95,35 @@ enum MP4BoxSyntax: ElementSyntax {
 /// A box header (`MP4BoxSyntax`).
 typealias MP4BoxHeader = ElementHeader<MP4BoxSyntax>
 
-/// A box inside a buffered parent (`moov`, `moof`): its header and where it lies, as indices of the
-/// buffer the parent was read into.
-typealias MP4Box = BufferedElement<MP4BoxSyntax>
-
 extension ElementHeader where Syntax == MP4BoxSyntax {
     /// The four-character type.
     var type: UInt32 { id }
 }
 
-extension BufferedElement where Syntax == MP4BoxSyntax {
-    /// The four-character type.
-    var type: UInt32 { id }
+/// A box inside a buffered parent (`moov`, `moof`): its type and where it lies, as indices of the
+/// buffer the parent was read into (the container's record of a `BufferedElement`).
+///
+/// A plain struct rather than `BufferedElement<MP4BoxSyntax>`: the arrays that keep a movie's boxes
+/// (`MP4Track.sampleTableBoxes`, …) then need no generic metadata built at run time.
+struct MP4Box: Equatable {
+    var type: UInt32
+    /// Index of the box's first header byte.
+    var start: Int
+    /// Index of the first body byte.
+    var bodyStart: Int
+    /// Index after the last byte.
+    var end: Int
+
+    /// The box located by the element walker.
+    init(_ element: BufferedElement<MP4BoxSyntax>) {
+        type = element.id
+        start = element.start
+        bodyStart = element.bodyStart
+        end = element.end
+    }
+
+    var name: String { FourCharCode.string(type) }
+    var body: Range<Int> { bodyStart..<end }
 }
 
 extension Structure {

@@ -27,7 +27,7 @@ enum MP4BoxTree {
         while true {
             switch walker.next() {
             case .element(let box):
-                out.append(box)
+                out.append(MP4Box(box))
             case .end:
                 return out
             case .partialHeader(let tail, _):

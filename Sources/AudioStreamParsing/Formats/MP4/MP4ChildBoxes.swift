@@ -41,10 +41,10 @@ struct MP4ChildBoxes {
             case .element(let box):
                 let header = box.header
                 let isTerminator =
-                    box.type == 0 && header.headerSize == MP4BoxSyntax.compactHeaderSize
+                    box.id == 0 && header.headerSize == MP4BoxSyntax.compactHeaderSize
                     && (header.bodySize == nil || header.bodySize == 0)
                 if isTerminator { return }  // QuickTime terminator: size 8 (or 0) and type 0
-                boxes.append(Box(type: box.type, body: bytes[box.body], whole: bytes[box.start..<box.end]))
+                boxes.append(Box(type: box.id, body: bytes[box.body], whole: bytes[box.start..<box.end]))
             case .end, .tooDeep:
                 return
             case .partialHeader(let tail, let needed):

@@ -22,8 +22,12 @@ struct MP4EditListBox: Equatable {
         var rateInteger: UInt16
     }
 
-    /// The edits in order.
-    var entries: [Entry]
+    /// 0 or 1: the width of the entries' first two fields.
+    var version: UInt8
+    /// The edits (entry_count), all held by `entryBytes`.
+    var count: Int
+    /// The entries' bytes (nothing is copied: an entry is read when asked for).
+    private var entryBytes: ArraySlice<UInt8>
 
     /// Decodes an `elst` body.
     ///
@@ -39,21 +43,21 @@ struct MP4EditListBox: Equatable {
         guard Int64(count) * Int64(entrySize) <= Int64(r.remaining) else {
             throw elst.invalid("\(count) entries declared, the box holds \(r.remaining / entrySize)")
         }
-        var box = MP4EditListBox(entries: [])
-        box.entries.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            var entry = Entry(segmentDuration: 0, mediaTime: 0, rateInteger: 0)
-            if version == 1 {
-                entry.segmentDuration = r.readInteger(as: UInt64.self, endianness: .big) ?? 0
-                entry.mediaTime = Int64(bitPattern: r.readInteger(as: UInt64.self, endianness: .big) ?? 0)
-            } else {
-                entry.segmentDuration = UInt64(r.readInteger(as: UInt32.self, endianness: .big) ?? 0)
-                entry.mediaTime = Int64(Int32(bitPattern: r.readInteger(as: UInt32.self, endianness: .big) ?? 0))
-            }
-            entry.rateInteger = r.readInteger(as: UInt16.self, endianness: .big) ?? 0
-            _ = r.skip(2)
-            box.entries.append(entry)
-        }
-        return box
+        return MP4EditListBox(version: version, count: Int(count), entryBytes: r.readRemainingBytes())
+    }
+
+    /// Edit `index` (0 ..< `count`).
+    subscript(index: Int) -> Entry {
+        let wide = version == 1
+        let size = wide ? 20 : 12
+        // `decode` checked that `count` entries fit; an index outside them reads as zeros, never traps.
+        guard index >= 0, index < count else { return Entry(segmentDuration: 0, mediaTime: 0, rateInteger: 0) }
+        let r = ByteReader(entryBytes.dropFirst(index * size).prefix(size))
+        let field = wide ? 8 : 4
+        let segment = r.peekInteger(at: 0, byteCount: field, as: UInt64.self, endianness: .big) ?? 0
+        let time = r.peekInteger(at: field, byteCount: field, as: UInt64.self, endianness: .big) ?? 0
+        let mediaTime = wide ? Int64(bitPattern: time) : Int64(Int32(bitPattern: UInt32(truncatingIfNeeded: time)))
+        let rate = r.peekInteger(at: 2 * field, as: UInt16.self, endianness: .big) ?? 0
+        return Entry(segmentDuration: segment, mediaTime: mediaTime, rateInteger: rate)
     }
 }

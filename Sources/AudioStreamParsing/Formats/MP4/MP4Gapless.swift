@@ -43,7 +43,8 @@ enum MP4Gapless {
         var start: Int64?
         var duration: Double = 0  // seconds
         var nextMediaTime: Int64?
-        for edit in box.entries {
+        for index in 0..<box.count {
+            let edit = box[index]
             let mediaTime = edit.mediaTime
             if mediaTime == -1 {
                 // An empty edit: before the first real edit it only delays the presentation.
