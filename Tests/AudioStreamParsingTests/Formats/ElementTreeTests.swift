@@ -66,9 +66,10 @@ struct ElementTreeTests {
 
     @Test func walkerReportsTrailingBytesAndStops() {
         let bytes = MP4Build.box("free", []) + [0, 0, 1]
-        var walker = ElementWalker<MP4BoxSyntax>(bytes[...], in: 0..<bytes.count)
-        guard case .element(let free) = walker.next(), case .partialHeader(let tail, 8) = walker.next(),
-            case .end = walker.next()
+        var walker = ElementWalker(bytes[...], in: 0..<bytes.count)
+        let mp4 = MP4BoxSyntax.self
+        guard case .element(let free) = walker.next(mp4), case .partialHeader(let tail, 8) = walker.next(mp4),
+            case .end = walker.next(mp4)
         else {
             Issue.record("unexpected steps")
             return
@@ -81,8 +82,8 @@ struct ElementTreeTests {
         let bytes = MP4Build.box("free", [])
         var limits = ParserLimits()
         limits.maxNestingDepth = 1
-        var walker = ElementWalker<MP4BoxSyntax>(bytes[...], in: 0..<bytes.count, depth: 2, limits: limits)
-        guard case .tooDeep = walker.next(), case .end = walker.next() else {
+        var walker = ElementWalker(bytes[...], in: 0..<bytes.count, depth: 2, limits: limits)
+        guard case .tooDeep = walker.next(MP4BoxSyntax.self), case .end = walker.next(MP4BoxSyntax.self) else {
             Issue.record("depth not checked first")
             return
         }
@@ -111,9 +112,9 @@ struct ElementTreeTests {
         typealias ID = UInt8
 
         static func peekHeader(in bytes: some ElementBytes, at offset: Int) -> ElementHeaderPeek<LevelSyntax> {
-            guard let id = bytes.peekInteger(at: offset, byteCount: 1, as: UInt8.self, endianness: .big),
-                let size = bytes.peekInteger(at: offset + 1, byteCount: 1, as: UInt8.self, endianness: .big)
-            else { return .needMoreData(2) }
+            guard let id = bytes.peekUInt8(at: offset), let size = bytes.peekUInt8(at: offset + 1) else {
+                return .needMoreData(2)
+            }
             return .header(ElementHeader(id: id, headerSize: 2, bodySize: size == 0xFF ? nil : Int64(size)))
         }
 
@@ -122,30 +123,36 @@ struct ElementTreeTests {
         static func endOfUnknownSize(
             _ header: ElementHeader<LevelSyntax>, in bytes: ArraySlice<UInt8>, bodyStart: Int, parentEnd: Int
         ) -> Int {
-            var walker = ElementWalker<LevelSyntax>(bytes, in: bodyStart..<parentEnd)
-            while case .element(let child) = walker.next() {
+            var walker = ElementWalker(bytes, in: bodyStart..<parentEnd)
+            while case .element(let child) = walker.next(LevelSyntax.self) {
                 if child.id >> 4 <= header.id >> 4 { return child.start }
             }
             return parentEnd
         }
 
         static func name(of id: UInt8) -> String { "0x" + String(id, radix: 16) }
+
+        static func error(for fault: ElementHeaderFault<LevelSyntax>) -> StructureError {
+            StructureError(.invalidFile, reason: "level (\(name(of: fault.id ?? 0))): bad header")
+        }
     }
 
     @Test func anUnknownSizeEndsAtTheNextElementOfItsLevel() {
         // 0x10 (unknown size) holding 0x21 [a] and 0x22 [b c]; then its sibling 0x11 [d].
         let bytes: [UInt8] = [0x10, 0xFF, 0x21, 1, 0xA, 0x22, 2, 0xB, 0xC, 0x11, 1, 0xD]
-        var walker = ElementWalker<LevelSyntax>(bytes[...], in: 0..<bytes.count)
-        guard case .element(let open) = walker.next(), case .element(let sibling) = walker.next(),
-            case .end = walker.next()
+        var walker = ElementWalker(bytes[...], in: 0..<bytes.count)
+        let syntax = LevelSyntax.self
+        guard case .element(let open) = walker.next(syntax), case .element(let sibling) = walker.next(syntax),
+            case .end = walker.next(syntax)
         else {
             Issue.record("unexpected steps")
             return
         }
         #expect(open.id == 0x10 && open.header.bodySize == nil && open.body == 2..<9)
         #expect(sibling.id == 0x11 && sibling.body == 11..<12)
-        var inside = ElementWalker<LevelSyntax>(bytes[...], in: open.body)
-        guard case .element(let a) = inside.next(), case .element(let b) = inside.next(), case .end = inside.next()
+        var inside = ElementWalker(bytes[...], in: open.body)
+        guard case .element(let a) = inside.next(syntax), case .element(let b) = inside.next(syntax),
+            case .end = inside.next(syntax)
         else {
             Issue.record("children of the open element")
             return

@@ -25,11 +25,12 @@ enum ElementHeaderPeek<Syntax: ElementSyntax> {
     case invalid(ElementHeaderFault<Syntax>)
 }
 
-/// Why a header cannot be right, with what the format needs to word it.
+/// Why a header cannot be right, with what the format needs to word it (plain values: the syntax
+/// words its reason with `ElementSyntax.error(for:)`, each format its own messages).
 ///
-/// The engine never words a message itself: each format keeps its own reasons (an MP4 box walker
-/// inside a sample entry says "child box … below its header", the top level "box size … is below 8").
-struct ElementHeaderFault<Syntax: ElementSyntax> {
+/// The engine never words a message itself: an MP4 box walker inside a sample entry says "child box
+/// … below its header", the top level "box size … is below 8".
+struct ElementHeaderFault<Syntax: ElementSyntax>: Equatable {
     /// What is wrong.
     enum Problem: Equatable {
         /// The declared size is smaller than the header itself.
@@ -45,6 +46,9 @@ struct ElementHeaderFault<Syntax: ElementSyntax> {
     var id: Syntax.ID?
     /// The size field as written (MP4: the 32-bit size or the largesize).
     var declaredSize: UInt64
-    /// The syntax's own reason (`invalidFile`), prefixed with the format and element.
-    var error: StructureError
+    /// The length of the header the size field belongs to (MP4: 8, or 16 for a largesize).
+    var headerSize: Int
+
+    /// The syntax's reason (`invalidFile`).
+    var error: StructureError { Syntax.error(for: self) }
 }

@@ -7,18 +7,6 @@
 /// as they arrive, `ParseStep.skip`), or consumes the header and reads the body as it streams past
 /// (MP4 `mdat`). Nothing is consumed before the whole unit is there (peek, validate, commit).
 enum ElementStream<Syntax: ElementSyntax> {
-    /// What buffering a whole element found.
-    enum WholeElement {
-        /// The element, header included (a copy; nothing consumed).
-        case bytes([UInt8])
-        /// This many bytes must be readable first.
-        case needMoreData(Int)
-        /// The header declares an unknown size: the element cannot be buffered whole.
-        case unknownSize
-        /// The element is larger than the cap.
-        case overLimit(size: Int64, limit: Int)
-    }
-
     /// The header at the window's position (nothing consumed).
     static func peekHeader(_ window: InputWindow) -> ElementHeaderPeek<Syntax> {
         Syntax.peekHeader(in: window, at: 0)
@@ -55,4 +43,16 @@ enum ElementStream<Syntax: ElementSyntax> {
         guard let body = header.bodySize else { return nil }
         return body > 0 ? .skip(body) : .continue
     }
+}
+
+/// What buffering a whole element found (`ElementStream.wholeElement`).
+enum WholeElement {
+    /// The element, header included (a copy; nothing consumed).
+    case bytes([UInt8])
+    /// This many bytes must be readable first.
+    case needMoreData(Int)
+    /// The header declares an unknown size: the element cannot be buffered whole.
+    case unknownSize
+    /// The element is larger than the cap.
+    case overLimit(size: Int64, limit: Int)
 }

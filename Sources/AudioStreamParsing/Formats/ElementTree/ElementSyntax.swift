@@ -50,19 +50,50 @@ protocol ElementSyntax {
 
     /// A printable name of an ID for messages (MP4: the four characters, `'moov'`).
     static func name(of id: ID) -> String
+
+    /// The syntax's own reason for a header fault (`invalidFile`, prefixed with the format and
+    /// element), for the formats' messages. Faults carry plain values only, so that reading headers
+    /// allocates and releases nothing.
+    static func error(for fault: ElementHeaderFault<Self>) -> StructureError
 }
 
 /// Bytes an element header can be read from without consuming them: the input window (the streamed
 /// top level) and a `ByteReader` (children of a buffered element). Offsets count from the current
 /// position.
 protocol ElementBytes {
-    /// The `byteCount`-byte unsigned integer `offset` bytes after the position, or `nil` when not all
-    /// its bytes are readable.
-    func peekInteger<T: FixedWidthInteger & UnsignedInteger>(
-        at offset: Int, byteCount: Int, as type: T.Type, endianness: Endianness
-    ) -> T?
+    /// The byte `offset` bytes after the position, or `nil` when it is not readable.
+    func peekUInt8(at offset: Int) -> UInt8?
+
+    /// The `byteCount`-byte big-endian unsigned integer (1…8 bytes) `offset` bytes after the position,
+    /// or `nil` when not all its bytes are readable.
+    func peekBigEndian(at offset: Int, byteCount: Int) -> UInt64?
 }
 
-extension InputWindow: ElementBytes {}
+extension InputWindow: ElementBytes {
+    /// `peekInteger(at:byteCount:as:endianness:)` as a big-endian `UInt64`, for `ElementBytes`.
+    @inline(__always)
+    func peekBigEndian(at offset: Int, byteCount: Int) -> UInt64? {
+        peekInteger(at: offset, byteCount: byteCount, as: UInt64.self, endianness: .big)
+    }
+}
 
-extension ByteReader: ElementBytes {}
+extension ByteReader: ElementBytes {
+    /// The byte `offset` bytes after the current one (`peekUInt8(ahead:)`), for `ElementBytes`.
+    @inline(__always)
+    func peekUInt8(at offset: Int) -> UInt8? { peekUInt8(ahead: offset) }
+
+    /// The big-endian integer of `byteCount` bytes (1…8) `offset` bytes after the current one, read
+    /// in one bounds check (an element walk reads a header per child), for `ElementBytes`.
+    @inline(__always)
+    func peekBigEndian(at offset: Int, byteCount: Int) -> UInt64? {
+        guard offset >= 0, byteCount >= 1, byteCount <= 8, offset <= remaining - byteCount else { return nil }
+        var value: UInt64 = 0
+        var at = index + offset
+        let end = at + byteCount
+        while at < end {
+            value = value << 8 | UInt64(bytes[at])
+            at += 1
+        }
+        return value
+    }
+}

@@ -49,24 +49,27 @@ enum ElementWalkStep<Syntax: ElementSyntax> {
 /// - bytes too few for a header at the end of the parent stop the walk (`partialHeader`);
 /// - each step moves forward by at least one header, so a walk over `n` bytes takes at most
 ///   `n / (smallest header)` steps.
-struct ElementWalker<Syntax: ElementSyntax> {
-    /// The buffer holding the parent.
-    let bytes: ArraySlice<UInt8>
-    /// Index after the parent's last byte.
-    let end: Int
-    /// Index of the next child's header.
-    private(set) var position: Int
+///
+/// The walker itself is not generic (each step names the syntax, `next(MP4BoxSyntax.self)`): a value
+/// of a generic type with a reference inside would have its metadata built at run time.
+struct ElementWalker {
+    /// The parent's children, read from `position` on.
+    private var reader: ByteReader
     /// The depth limit was exceeded and not yet reported.
     private var isTooDeep: Bool
+
+    /// The buffer holding the parent.
+    var bytes: ArraySlice<UInt8> { reader.bytes }
+    /// Index after the parent's last byte.
+    var end: Int { reader.endIndex }
+    /// Index of the next child's header.
+    var position: Int { reader.startIndex + reader.offset }
 
     /// A walk over the children in `range` of `bytes` (clamped to `bytes`), with no depth limit: for
     /// decoders of a fixed, shallow layout (a sample entry and its configuration boxes).
     init(_ bytes: ArraySlice<UInt8>, in range: Range<Int>) {
-        let clamped = range.clamped(to: bytes.indices)
-        self.bytes = bytes
-        self.end = clamped.upperBound
-        self.position = clamped.lowerBound
-        self.isTooDeep = false
+        reader = ByteReader(bytes, range)
+        isTooDeep = false
     }
 
     /// A walk over the children in `range` of `bytes`, a parent at `depth` (the top level's children
@@ -76,22 +79,22 @@ struct ElementWalker<Syntax: ElementSyntax> {
         isTooDeep = depth > limits.maxNestingDepth
     }
 
-    /// Reads the next child's header and locates the child.
-    mutating func next() -> ElementWalkStep<Syntax> {
+    /// Reads the next child's header in `syntax` and locates the child.
+    mutating func next<Syntax: ElementSyntax>(_ syntax: Syntax.Type) -> ElementWalkStep<Syntax> {
+        let at = position
+        let left = reader.remaining
         if isTooDeep {
             isTooDeep = false
-            position = end
+            _ = reader.skip(left)
             return .tooDeep
         }
-        guard position < end else { return .end }
-        let at = position
-        let left = end - at
-        switch Syntax.peekHeader(in: ByteReader(bytes, at..<end), at: 0) {
+        guard left > 0 else { return .end }
+        switch Syntax.peekHeader(in: reader, at: 0) {
         case .needMoreData(let needed):
-            position = end
-            return .partialHeader(tail: at..<end, needed: needed)
+            _ = reader.skip(left)
+            return .partialHeader(tail: at..<(at + left), needed: needed)
         case .invalid(let fault):
-            position = end
+            _ = reader.skip(left)
             return .invalid(fault, at: at)
         case .header(let header):
             // The header was read from these bytes, so it fits: at < bodyStart <= end.
@@ -99,7 +102,7 @@ struct ElementWalker<Syntax: ElementSyntax> {
             var elementEnd: Int
             if let size = header.size {
                 guard size <= Int64(left) else {
-                    position = end
+                    _ = reader.skip(left)
                     return .pastParent(header, at: at, left: left)
                 }
                 elementEnd = at + Int(size)
@@ -107,7 +110,7 @@ struct ElementWalker<Syntax: ElementSyntax> {
                 elementEnd = Syntax.endOfUnknownSize(header, in: bytes, bodyStart: bodyStart, parentEnd: end)
                 elementEnd = min(max(elementEnd, bodyStart), end)
             }
-            position = elementEnd
+            _ = reader.skip(elementEnd - at)
             return .element(BufferedElement(header: header, start: at, end: elementEnd))
         }
     }

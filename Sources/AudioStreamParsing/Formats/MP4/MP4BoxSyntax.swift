@@ -29,24 +29,23 @@ enum MP4BoxSyntax: ElementSyntax {
     ///   largesize that no stream offset can reach (above `Int64.max`); size 0 gives a header of
     ///   unknown size.
     static func peekHeader(in bytes: some ElementBytes, at offset: Int) -> ElementHeaderPeek<MP4BoxSyntax> {
-        guard let size32 = bytes.peekInteger(at: offset, byteCount: 4, as: UInt32.self, endianness: .big),
-            let type = bytes.peekInteger(at: offset + 4, byteCount: 4, as: UInt32.self, endianness: .big)
-        else { return .needMoreData(compactHeaderSize) }
-        let box = Structure.mp4(name(of: type))
+        // The size and the type in one read: the high and the low 32 bits.
+        guard let head = bytes.peekBigEndian(at: offset, byteCount: 8) else { return .needMoreData(compactHeaderSize) }
+        let size32 = UInt32(truncatingIfNeeded: head >> 32)
+        let type = UInt32(truncatingIfNeeded: head)
         if size32 == 1 {
-            guard let large = bytes.peekInteger(at: offset + 8, byteCount: 8, as: UInt64.self, endianness: .big)
-            else { return .needMoreData(largeHeaderSize) }
+            guard let large = bytes.peekBigEndian(at: offset + 8, byteCount: 8) else {
+                return .needMoreData(largeHeaderSize)
+            }
             guard large >= UInt64(largeHeaderSize) else {
                 return .invalid(
                     ElementHeaderFault(
-                        problem: .sizeBelowHeader, id: type, declaredSize: large,
-                        error: box.invalid("largesize \(large) is below 16")))
+                        problem: .sizeBelowHeader, id: type, declaredSize: large, headerSize: largeHeaderSize))
             }
             guard large <= UInt64(Int64.max) else {
                 return .invalid(
                     ElementHeaderFault(
-                        problem: .sizeBeyondOffsets, id: type, declaredSize: large,
-                        error: box.invalid("largesize \(large) runs past the largest stream offset")))
+                        problem: .sizeBeyondOffsets, id: type, declaredSize: large, headerSize: largeHeaderSize))
             }
             return .header(ElementHeader(id: type, headerSize: largeHeaderSize, bodySize: Int64(large) - 16))
         }
@@ -54,10 +53,21 @@ enum MP4BoxSyntax: ElementSyntax {
         guard size32 >= UInt32(compactHeaderSize) else {
             return .invalid(
                 ElementHeaderFault(
-                    problem: .sizeBelowHeader, id: type, declaredSize: UInt64(size32),
-                    error: box.invalid("box size \(size32) is below 8")))
+                    problem: .sizeBelowHeader, id: type, declaredSize: UInt64(size32), headerSize: compactHeaderSize))
         }
         return .header(ElementHeader(id: type, headerSize: compactHeaderSize, bodySize: Int64(size32) - 8))
+    }
+
+    /// "box size N is below 8", "largesize N is below 16", "largesize N runs past the largest stream
+    /// offset", prefixed with the box type.
+    static func error(for fault: ElementHeaderFault<MP4BoxSyntax>) -> StructureError {
+        let box = Structure.mp4(name(of: fault.id ?? 0))
+        let size = fault.declaredSize
+        switch (fault.problem, fault.headerSize) {
+        case (.sizeBelowHeader, compactHeaderSize): return box.invalid("box size \(size) is below 8")
+        case (.sizeBelowHeader, _): return box.invalid("largesize \(size) is below 16")
+        default: return box.invalid("largesize \(size) runs past the largest stream offset")
+        }
     }
 
     /// Size 0 inside a parent: the box runs to the parent's end (as ffmpeg reads it; ISO allows size 0

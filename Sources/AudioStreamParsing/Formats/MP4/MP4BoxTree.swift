@@ -22,10 +22,10 @@ enum MP4BoxTree {
         _ bytes: ArraySlice<UInt8>, in range: Range<Int>, parent: String, depth: Int, limits: ParserLimits,
         notes: inout [ElementNote]
     ) throws(StructureError) -> [MP4Box] {
-        var walker = ElementWalker<MP4BoxSyntax>(bytes, in: range, depth: depth, limits: limits)
+        var walker = ElementWalker(bytes, in: range, depth: depth, limits: limits)
         var out: [MP4Box] = []
         while true {
-            switch walker.next() {
+            switch walker.next(MP4BoxSyntax.self) {
             case .element(let box):
                 out.append(MP4Box(box))
             case .end:

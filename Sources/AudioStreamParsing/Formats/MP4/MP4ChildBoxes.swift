@@ -35,9 +35,9 @@ struct MP4ChildBoxes {
     ///   ends past its parent.
     init(_ bytes: ArraySlice<UInt8>, parent: String) throws(StructureError) {
         let structure = Structure.mp4(parent)
-        var walker = ElementWalker<MP4BoxSyntax>(bytes, in: bytes.indices)
+        var walker = ElementWalker(bytes, in: bytes.indices)
         while true {
-            switch walker.next() {
+            switch walker.next(MP4BoxSyntax.self) {
             case .element(let box):
                 let header = box.header
                 let isTerminator =
