@@ -2,7 +2,8 @@
 struct ElementHeader<Syntax: ElementSyntax>: Equatable {
     /// The element's ID.
     var id: Syntax.ID
-    /// The header's length in bytes (MP4: 8, or 16 with a largesize).
+    /// The header's length in bytes (MP4: 8, or 16 with a largesize): at least 1, and never more than
+    /// the bytes the header was read from.
     var headerSize: Int
     /// The body's length in bytes; `nil` when the header declares an unknown size (MP4 size 0, EBML
     /// all value bits set). A syntax guarantees `headerSize + bodySize <= Int64.max`.
