@@ -38,9 +38,9 @@ struct MP4ChapterTests {
         let one = try MP4Chapters.decodeNero(chpl: v0[...])
         #expect(one == [AudioMetadata.Chapter(title: "Hi", startSeconds: 1, endSeconds: nil)])
         let cut = MP4TestBox.box("chpl", [0, 0, 0, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 0, 2] + Array("Hi".utf8))
-        #expect(throws: MP4BoxError.self) { try MP4Chapters.decodeNero(chpl: cut[...]) }
+        #expect(throws: StructureError.self) { try MP4Chapters.decodeNero(chpl: cut[...]) }
         let v2 = MP4TestBox.box("chpl", [2, 0, 0, 0, 0])
-        #expect(throws: MP4BoxError.self) { try MP4Chapters.decodeNero(chpl: v2[...]) }
+        #expect(throws: StructureError.self) { try MP4Chapters.decodeNero(chpl: v2[...]) }
         #expect(MP4Chapters.decodeTextSample([0, 6, 0xFE, 0xFF, 0, 0x41, 0, 0xE9][...]) == "Aé")
         #expect(MP4Chapters.decodeTextSample([0, 9, 0x41][...]) == nil)
         #expect(MP4Chapters.decodeTextSample([0, 0][...]) == nil)

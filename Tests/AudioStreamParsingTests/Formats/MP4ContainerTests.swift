@@ -170,41 +170,41 @@ struct MP4ContainerTests {
     }
 
     @Test func childEndingPastItsParentIsInvalid() throws {
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         let parent = MP4Build.box("udta", MP4Build.u32(100) + MP4Build.code("free"))
-        #expect(throws: MP4BoxError.self) {
+        #expect(throws: StructureError.self) {
             _ = try MP4BoxTree.children(
-                parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), diagnostics: &notes
+                parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), notes: &notes
             )
         }
     }
 
     @Test func childOfSizeZeroRunsToTheEndOfItsParent() throws {
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         let parent = MP4Build.box("udta", MP4Build.u32(0) + MP4Build.code("free") + [1, 2, 3])
         let children = try MP4BoxTree.children(
-            parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), diagnostics: &notes)
+            parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), notes: &notes)
         #expect(children.count == 1)
         #expect(children.first?.end == parent.count)
     }
 
     @Test func quickTimeZeroTerminatorIsIgnored() throws {
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         let parent = MP4Build.box("udta", MP4Build.box("free", []) + [0, 0, 0, 0])
         let children = try MP4BoxTree.children(
-            parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), diagnostics: &notes)
+            parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), notes: &notes)
         #expect(children.count == 1)
         #expect(notes.isEmpty)
     }
 
     @Test func nestingBeyondTheLimitIsLimitExceeded() {
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         let parent = MP4Build.box("udta", [])
         var limits = ParserLimits()
         limits.maxNestingDepth = 2
-        #expect(throws: MP4BoxError.self) {
+        #expect(throws: StructureError.self) {
             _ = try MP4BoxTree.children(
-                parent[...], in: 8..<parent.count, parent: "udta", depth: 3, limits: limits, diagnostics: &notes)
+                parent[...], in: 8..<parent.count, parent: "udta", depth: 3, limits: limits, notes: &notes)
         }
     }
 
@@ -231,7 +231,7 @@ struct MP4ContainerTests {
 
     @Test func sampleSizeCountLargerThanTheBoxIsInvalid() {
         let stsz = MP4Build.full("stsz", MP4Build.u32(0) + MP4Build.u32(1000) + MP4Build.u32(5))
-        #expect(throws: MP4BoxError.self) {
+        #expect(throws: StructureError.self) {
             _ = try decodeTables(stsz + MP4Build.stsc([(1, 1)]) + MP4Build.stco([8]))
         }
     }
@@ -248,17 +248,17 @@ struct MP4ContainerTests {
 
     @Test func chunkOffsetCountLargerThanTheBoxIsInvalid() {
         let stco = MP4Build.full("stco", MP4Build.u32(0x4000_0000) + MP4Build.u32(8))
-        #expect(throws: MP4BoxError.self) {
+        #expect(throws: StructureError.self) {
             _ = try decodeTables(MP4Build.stsz(constant: 2, count: 1) + MP4Build.stsc([(1, 1)]) + stco)
         }
     }
 
-    private func decodeTables(_ boxes: [UInt8]) throws(MP4BoxError) -> MP4SampleList {
-        var notes: [String] = []
+    private func decodeTables(_ boxes: [UInt8]) throws(StructureError) -> MP4SampleList {
+        var notes: [ElementNote] = []
         let stbl = MP4Build.box("stbl", boxes)
         let children = try MP4BoxTree.children(
-            stbl[...], in: 8..<stbl.count, parent: "stbl", depth: 1, limits: ParserLimits(), diagnostics: &notes)
-        return try MP4SampleTable.decode(stbl[...], stbl: children, limits: ParserLimits(), diagnostics: &notes)
+            stbl[...], in: 8..<stbl.count, parent: "stbl", depth: 1, limits: ParserLimits(), notes: &notes)
+        return try MP4SampleTable.decode(stbl[...], stbl: children, limits: ParserLimits(), notes: &notes)
     }
 
     // MARK: Fragments
@@ -276,10 +276,10 @@ struct MP4ContainerTests {
         let trafB = MP4Build.box("traf", MP4Build.full("tfhd", MP4Build.u32(1)) + trunB)
         let moof = MP4Build.box("moof", trafA + trafB)
         var list = MP4SampleList()
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         try MP4MovieFragment.decode(
             moof[...], moofOffset: 5000, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),
-            diagnostics: &notes)
+            notes: &notes)
         // Track 2's data: 5000 + 100, 11 bytes; track 1 starts right after it.
         #expect(list.runs.map(\.offset) == [5111])
         #expect(list.sizes == [7, 8])
@@ -291,11 +291,11 @@ struct MP4ContainerTests {
         let moof = MP4Build.box(
             "moof", MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1)) + trun))
         var list = MP4SampleList()
-        var notes: [String] = []
-        #expect(throws: MP4BoxError.self) {
+        var notes: [ElementNote] = []
+        #expect(throws: StructureError.self) {
             try MP4MovieFragment.decode(
                 moof[...], moofOffset: 0, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),
-                diagnostics: &notes)
+                notes: &notes)
         }
     }
 
@@ -305,11 +305,11 @@ struct MP4ContainerTests {
             "moof",
             MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20010, MP4Build.u32(1) + MP4Build.u32(4)) + trun))
         var list = MP4SampleList()
-        var notes: [String] = []
+        var notes: [ElementNote] = []
         do {
             try MP4MovieFragment.decode(
                 moof[...], moofOffset: 0, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),
-                diagnostics: &notes)
+                notes: &notes)
             Issue.record("no error")
         } catch {
             #expect(error.code == .limitExceeded)

@@ -17,8 +17,8 @@ struct MP4MetadataTests {
     /// mutagen's tags (tag_mp4.py): every ffprobe format tag that names an info key has that value.
     @Test func iTunesTagsMatchFFprobe() throws {
         let (meta, oracle) = try Self.meta("mp4/aac-44100-2ch-itunes.m4a")
-        let (metadata, diagnostics) = MP4ItemList.decode(meta: meta, limits: ParserLimits())
-        #expect(diagnostics.isEmpty)
+        let (metadata, notes) = MP4ItemList.decode(meta: meta, limits: ParserLimits())
+        #expect(notes.isEmpty)
         for (ffprobeKey, infoKey) in TagTable.infoKeys {
             guard let value = oracle.formatTags[ffprobeKey] else { continue }
             #expect(metadata.info[infoKey] == value, "\(ffprobeKey)")
@@ -64,9 +64,9 @@ struct MP4MetadataTests {
         #expect(art.data.count == 100)
         var limits = ParserLimits()
         limits.maxArtworkBytes = 99
-        let (small, diagnostics) = MP4ItemList.decode(meta: meta, limits: limits)
+        let (small, notes) = MP4ItemList.decode(meta: meta, limits: limits)
         #expect(small.artwork.isEmpty)
-        #expect(diagnostics == ["mp4 (ilst): covr picture of 100 bytes exceeds maxArtworkBytes; skipped"])
+        #expect(notes.map(\.kind) == [.limitExceeded])
         #expect(small.info[InfoKey.title] == "MP4 Tïtle")
     }
 
@@ -81,9 +81,9 @@ struct MP4MetadataTests {
     /// An empty ilst (ffmpeg -map_metadata -1 still writes meta/hdlr/ilst): no tags, no diagnostics.
     @Test func emptyItemList() throws {
         let (meta, _) = try Self.meta("mp4/aac-44100-2ch-faststart.m4a")
-        let (metadata, diagnostics) = MP4ItemList.decode(meta: meta, limits: ParserLimits())
+        let (metadata, notes) = MP4ItemList.decode(meta: meta, limits: ParserLimits())
         #expect(metadata.isEmpty)
-        #expect(diagnostics.isEmpty)
+        #expect(notes.isEmpty)
     }
 
     // MARK: Hand-built item lists
@@ -102,9 +102,9 @@ struct MP4MetadataTests {
         let ilst = Self.box("ilst", Self.box(Self.nam, Self.data(1, Array("Title".utf8))))
         for header in [[UInt8](), [0, 0, 0, 0]] {
             let meta = Self.box("meta", header + Self.hdlr + ilst)
-            let (metadata, diagnostics) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
+            let (metadata, notes) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
             #expect(metadata.info[InfoKey.title] == "Title", "header \(header.count) bytes")
-            #expect(diagnostics.isEmpty)
+            #expect(notes.isEmpty)
         }
     }
 
@@ -115,12 +115,13 @@ struct MP4MetadataTests {
             + Self.box([0xA9] + Array("ART".utf8), Self.data(2, [0x00, 0x41, 0x00, 0xE9]))
             + Self.box("tmpo", Self.data(21, [0x00, 0x60])) + Self.box("zzzz", Self.data(0, [1, 2, 3]))
         let meta = Self.box("meta", [0, 0, 0, 0] + Self.hdlr + Self.box("ilst", items))
-        let (metadata, diagnostics) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
+        let (metadata, notes) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
         #expect(metadata.info[InfoKey.genre] == "Rock")
         #expect(metadata.info[InfoKey.trackNumber] == "7")
         #expect(metadata.info[InfoKey.artist] == "Aé")
         #expect(metadata.info[InfoKey.tempo] == "96")
-        #expect(diagnostics == ["mp4 (ilst): item 'zzzz' has data type 0 that is not read"])
+        #expect(notes.map(\.kind) == [.unsupportedFeature])
+        #expect(notes.first?.message.contains("'zzzz'") == true)
     }
 
     /// QuickTime metadata: hdlr 'mdta', keys (1-based), ilst items named by key index.
@@ -140,9 +141,9 @@ struct MP4MetadataTests {
         var items = Self.box(Self.nam, Self.data(1, Array("Kept".utf8)))
         items += [0x00, 0x00, 0x10, 0x00] + Array("©ART".utf8) + [0, 0]  // size 4096 in a short list
         let meta = Self.box("meta", [0, 0, 0, 0] + Self.hdlr + Self.box("ilst", items))
-        let (metadata, diagnostics) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
+        let (metadata, notes) = MP4ItemList.decode(meta: meta[...], limits: ParserLimits())
         #expect(metadata.info[InfoKey.title] == "Kept")
-        #expect(diagnostics.count == 1)
+        #expect(notes.map(\.kind) == [.damagedMetadata])
     }
 
     /// Every prefix and every single-byte change of the fixture's meta box: no trap.

@@ -12,15 +12,16 @@ struct EntryDecoder {
 
     /// The format the entry really holds: its type, or `frma` inside `wave` for a generic type.
     var realFormat: UInt32 {
-        if let frma = wave?.first(MP4Code.frma), frma.body.count >= 4 {
-            let named = MP4ChildBoxes.uint32(frma.body, frma.body.startIndex)
+        if let frma = wave?.first(MP4Code.frma),
+            let named = ByteReader(frma.body).peekInteger(as: UInt32.self, endianness: .big)
+        {
             // Protected entries ('enca', 'drms') name the real format in frma; QuickTime repeats it.
             if named != 0 { return named }
         }
         return description.format
     }
 
-    mutating func decode() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    mutating func decode() throws(StructureError) -> MP4AudioSampleEntry {
         switch realFormat {
         case MP4Code.mp4a: return try mpeg4Audio()
         case MP4Code.mp3, MP4Code.mp3MS: return try mpegAudio(layer3Frames())
@@ -32,30 +33,30 @@ struct EntryDecoder {
             MP4Code.fl32, MP4Code.fl64, MP4Code.ulaw, MP4Code.alaw:
             return try pcm(realFormat)
         default:
-            throw MP4BoxError(
-                code: .unsupportedDataFormat,
-                reason: "mp4 (stsd): sample entry '\(FourCharCode.string(realFormat))' is not supported")
+            throw Structure.mp4("stsd").unsupported(
+                "sample entry '\(FourCharCode.string(realFormat))' is not supported")
         }
     }
 
     // MARK: Entry fields
 
     /// The channel count of the entry; `invalidFile` when it is 0.
-    func channels() throws(MP4BoxError) -> UInt32 {
+    func channels() throws(StructureError) -> UInt32 {
         guard description.channelCount > 0 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): channel count is zero")
+            throw Structure.mp4(entryName).invalid("channel count is zero")
         }
         return description.channelCount
     }
 
     /// The sample rate: `srat` (ISO AudioSampleEntryV1) when present, else the entry's; `invalidFile` when 0.
-    func sampleRate() throws(MP4BoxError) -> Double {
-        if let srat = children.first(MP4Code.srat), srat.body.count >= 8 {
-            let rate = MP4ChildBoxes.uint32(srat.body, srat.body.startIndex + 4)
-            if rate > 0 { return Double(rate) }
+    func sampleRate() throws(StructureError) -> Double {
+        if let srat = children.first(MP4Code.srat),
+            let rate = ByteReader(srat.body).peekInteger(at: 4, as: UInt32.self, endianness: .big), rate > 0
+        {
+            return Double(rate)
         }
         guard description.sampleRate > 0 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): sample rate is zero")
+            throw Structure.mp4(entryName).invalid("sample rate is zero")
         }
         return description.sampleRate
     }
@@ -79,12 +80,11 @@ struct EntryDecoder {
     // MARK: mp4a
 
     /// `mp4a` + `esds`: the objectTypeIndication picks the codec (14496-1 Table 5, mp4ra.org).
-    func mpeg4Audio() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func mpeg4Audio() throws(StructureError) -> MP4AudioSampleEntry {
         guard let esds = child(MP4Code.esds) else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(entryName)): no esds box")
+            throw Structure.mp4(entryName).invalid("no esds box")
         }
-        let es: ESDescriptor
-        do { es = try ESDescriptor.decode(esdsBody: esds.body) } catch { throw MP4BoxError(error) }
+        let es = try ESDescriptor.decode(esdsBody: esds.body)
         let config = es.decoderConfig
         var result: MP4AudioSampleEntry
         switch config.objectTypeIndication {
@@ -100,8 +100,7 @@ struct EntryDecoder {
             result = entry(Self.compressed(try sampleRate(), .enhancedAC3, frames: 1536, try channels()))
         default:
             let oti = FourCharCode.hex(UInt32(config.objectTypeIndication), digits: 2)
-            throw MP4BoxError(
-                code: .unsupportedDataFormat, reason: "mp4 (esds): objectTypeIndication 0x\(oti) is not supported")
+            throw Structure.mp4("esds").unsupported("objectTypeIndication 0x\(oti) is not supported")
         }
         if config.avgBitrate > 0 { result.averageBitRate = config.avgBitrate }
         if config.maxBitrate > 0 { result.maximumBitRate = config.maxBitrate }
@@ -111,30 +110,29 @@ struct EntryDecoder {
     /// AAC (and other MPEG-4 audio object types) from the AudioSpecificConfig in the DecoderSpecificInfo.
     func advancedAudioCoding(
         _ config: ESDescriptor.DecoderConfig, cookie: [UInt8]
-    ) throws(MP4BoxError) -> MP4AudioSampleEntry {
+    ) throws(StructureError) -> MP4AudioSampleEntry {
         guard let info = config.decoderSpecificInfo else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): no DecoderSpecificInfo (AudioSpecificConfig)")
+            throw Structure.mp4("esds").invalid("no DecoderSpecificInfo (AudioSpecificConfig)")
         }
         var asc: AudioSpecificConfig
         if config.objectTypeIndication == 0x40 {
             guard let decoded = AudioSpecificConfig(bytes: info) else {
-                throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): AudioSpecificConfig does not decode")
+                throw Structure.mp4("esds").invalid("AudioSpecificConfig does not decode")
             }
             asc = decoded
         } else {
             // MPEG-2 AAC (13818-7): the DecoderSpecificInfo is an AudioSpecificConfig as well (14496-14 §3.1.2),
             // with the profile given by the objectTypeIndication (0x66 Main, 0x67 LC, 0x68 SSR).
             guard let decoded = AudioSpecificConfig(bytes: info) else {
-                throw MP4BoxError(code: .invalidFile, reason: "mp4 (esds): AudioSpecificConfig does not decode")
+                throw Structure.mp4("esds").invalid("AudioSpecificConfig does not decode")
             }
             asc = decoded
             asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
         }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
         guard let layers = asc.formatListLayers() else {
-            throw MP4BoxError(
-                code: .unsupportedDataFormat,
-                reason: "mp4 (esds): MPEG-4 audioObjectType \(asc.audioObjectType) is not supported")
+            throw Structure.mp4("esds").unsupported(
+                "MPEG-4 audioObjectType \(asc.audioObjectType) is not supported")
         }
         let top = layers[0]
         let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
@@ -144,20 +142,19 @@ struct EntryDecoder {
     // MARK: MPEG audio
 
     /// Layer III frames per packet at the entry's rate: 1152 (MPEG-1), 576 (MPEG-2/2.5, below 32 kHz).
-    func layer3Frames() throws(MP4BoxError) -> UInt32 { try sampleRate() < 32000 ? 576 : 1152 }
+    func layer3Frames() throws(StructureError) -> UInt32 { try sampleRate() < 32000 ? 576 : 1152 }
 
-    func mpegAudio(_ frames: UInt32) throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func mpegAudio(_ frames: UInt32) throws(StructureError) -> MP4AudioSampleEntry {
         entry(Self.compressed(try sampleRate(), .mpegLayer3, frames: frames, try channels()))
     }
 
     // MARK: alac
 
-    func appleLossless() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func appleLossless() throws(StructureError) -> MP4AudioSampleEntry {
         guard let box = child(MP4Code.alac) else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (alac): no alac configuration box")
+            throw Structure.mp4("alac").invalid("no alac configuration box")
         }
-        let config: ALACSpecificConfig
-        do { config = try ALACSpecificConfig.decode(alacBoxBody: box.body) } catch { throw MP4BoxError(error) }
+        let config = try ALACSpecificConfig.decode(alacBoxBody: box.body)
         var result = entry(config.streamDescription, cookie: config.bytes)
         if config.avgBitRate > 0 { result.averageBitRate = config.avgBitRate }
         return result
@@ -165,42 +162,36 @@ struct EntryDecoder {
 
     // MARK: Opus
 
-    func opus() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func opus() throws(StructureError) -> MP4AudioSampleEntry {
         guard let box = child(MP4Code.dOps) else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (Opus): no dOps box")
+            throw Structure.mp4("Opus").invalid("no dOps box")
         }
-        let head: OpusHead
-        do { head = try OpusSpecificBox.decode(box.body).opusHead } catch { throw MP4BoxError(error) }
+        let head = try OpusSpecificBox.decode(box.body).opusHead
         // Opus always decodes at 48 kHz (RFC 6716 §2); packets last 2.5–120 ms, so frames vary.
         return entry(head.streamDescription, cookie: head.rawBytes)
     }
 
     // MARK: FLAC
 
-    func flac() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func flac() throws(StructureError) -> MP4AudioSampleEntry {
         guard let box = child(MP4Code.dfLa) else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (fLaC): no dfLa box")
+            throw Structure.mp4("fLaC").invalid("no dfLa box")
         }
-        let dfLa: FLACSpecificBox
-        do { dfLa = try FLACSpecificBox.decode(box.body) } catch { throw MP4BoxError(error) }
+        let dfLa = try FLACSpecificBox.decode(box.body)
         return entry(dfLa.streamInfo.streamDescription, cookie: dfLa.bytes)
     }
 
     // MARK: AC-3, E-AC-3
 
-    func ac3() throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func ac3() throws(StructureError) -> MP4AudioSampleEntry {
         let isEnhanced = realFormat == MP4Code.ec3
         var specific: (sampleRate: UInt32, channelCount: UInt32, bitRateKbps: UInt32)?
-        do {
-            if isEnhanced, let box = child(MP4Code.dec3) {
-                let dec3 = try EC3SpecificBox.decode(box.body)
-                specific = (dec3.sampleRate, dec3.channelCount, dec3.dataRate)
-            } else if !isEnhanced, let box = child(MP4Code.dac3) {
-                let dac3 = try AC3SpecificBox.decode(box.body)
-                specific = (dac3.sampleRate, dac3.channelCount, dac3.bitRateKbps)
-            }
-        } catch {
-            throw MP4BoxError(error)
+        if isEnhanced, let box = child(MP4Code.dec3) {
+            let dec3 = try EC3SpecificBox.decode(box.body)
+            specific = (dec3.sampleRate, dec3.channelCount, dec3.dataRate)
+        } else if !isEnhanced, let box = child(MP4Code.dac3) {
+            let dac3 = try AC3SpecificBox.decode(box.body)
+            specific = (dac3.sampleRate, dac3.channelCount, dac3.bitRateKbps)
         }
         var rate = Double(specific?.sampleRate ?? 0)
         if specific == nil { rate = try sampleRate() }
@@ -219,14 +210,13 @@ struct EntryDecoder {
 
     /// The PCM family and the companded formats (QuickTime File Format, "Sound sample description",
     /// table of audio data formats; `enda` in `wave`: 1 = little-endian).
-    func pcm(_ format: UInt32) throws(MP4BoxError) -> MP4AudioSampleEntry {
+    func pcm(_ format: UInt32) throws(StructureError) -> MP4AudioSampleEntry {
         let rate = try sampleRate()
         let channels = try channels()
         // Safe: at most 8 bytes per sample; a count whose frame would not fit 32 bits is refused here,
         // before StreamDescription.linearPCM multiplies (version 2 carries a 32-bit channel count).
         guard Int(channels) * 8 <= min(limits.maxPacketBytes, Int(UInt32.max)) else {
-            throw MP4BoxError(
-                code: .limitExceeded, reason: "mp4 (\(entryName)): \(channels) channels exceed maxPacketBytes")
+            throw Structure.mp4(entryName).limit("\(channels) channels exceed maxPacketBytes")
         }
         var littleEndian = false
         if let enda = child(MP4Code.enda), let first = enda.body.first, enda.body.count >= 2 {
@@ -246,8 +236,7 @@ struct EntryDecoder {
         case MP4Code.twos, MP4Code.none, MP4Code.sowt:
             let bits = description.sampleSize
             guard (1...32).contains(bits) else {
-                throw MP4BoxError(
-                    code: .invalidFile, reason: "mp4 (\(entryName)): sample size \(bits) is outside 1…32")
+                throw Structure.mp4(entryName).invalid("sample size \(bits) is outside 1…32")
             }
             result = linear(bits, bigEndian: format != MP4Code.sowt && !littleEndian)
         case MP4Code.raw: result = linear(8, signed: false)
@@ -263,33 +252,25 @@ struct EntryDecoder {
                 bitsPerChannel: 8)
         }
         guard Int(result.bytesPerPacket) <= limits.maxPacketBytes else {
-            throw MP4BoxError(
-                code: .limitExceeded, reason: "mp4 (\(entryName)): PCM frame larger than maxPacketBytes")
+            throw Structure.mp4(entryName).limit("PCM frame larger than maxPacketBytes")
         }
         return entry(result)
     }
 
     /// Version 2 `lpcm`: formatSpecificFlags are CoreAudio's LPCM flags, constBytesPerAudioPacket is
     /// the frame size and constLPCMFramesPerAudioPacket 1.
-    func lpcm(rate: Double, channels: UInt32) throws(MP4BoxError) -> StreamDescription {
+    func lpcm(rate: Double, channels: UInt32) throws(StructureError) -> StreamDescription {
         guard let v2 = description.version2 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (lpcm): not a version 2 sound description")
+            throw Structure.mp4("lpcm").invalid("not a version 2 sound description")
         }
         let bits = description.sampleSize
         let (minimum, overflow) = channels.multipliedReportingOverflow(by: (bits + 7) / 8)
         guard bits >= 1, bits <= 64, !overflow, v2.bytesPerPacket >= minimum, v2.framesPerPacket == 1 else {
-            throw MP4BoxError(
-                code: .invalidFile,
-                reason: "mp4 (lpcm): \(bits) bits, \(channels) channels and \(v2.bytesPerPacket) bytes per packet "
-                    + "do not fit")
+            throw Structure.mp4("lpcm").invalid(
+                "\(bits) bits, \(channels) channels and \(v2.bytesPerPacket) bytes per packet do not fit")
         }
         return StreamDescription(
             sampleRate: rate, formatID: .linearPCM, formatFlags: v2.flags, bytesPerPacket: v2.bytesPerPacket,
             framesPerPacket: 1, bytesPerFrame: v2.bytesPerPacket, channelsPerFrame: channels, bitsPerChannel: bits)
     }
-}
-
-extension MP4BoxError {
-    /// A codec decoder's error (`Codecs/`) as this file's error type.
-    init(_ error: StructureError) { self.init(code: error.code, reason: error.reason) }
 }

@@ -38,17 +38,17 @@ struct MP4AudioSampleEntry {
     ///   - isQuickTime: the file is QuickTime (`ftyp` major brand `qt  ` or no `ftyp`), so sound
     ///     description versions 1 and 2 and the `wave` box apply.
     ///   - limits: `maxPacketBytes` bounds PCM frame sizes.
-    /// - Throws: `MP4BoxError`: `invalidFile` when the entry or a configuration box is malformed,
+    /// - Throws: `StructureError`: `invalidFile` when the entry or a configuration box is malformed,
     ///   `unsupportedDataFormat` when its format is not supported, `limitExceeded` for a PCM frame
     ///   above `limits.maxPacketBytes`.
     static func decode(
         _ entry: ArraySlice<UInt8>, isQuickTime: Bool, limits: ParserLimits
-    ) throws(MP4BoxError) -> MP4AudioSampleEntry {
+    ) throws(StructureError) -> MP4AudioSampleEntry {
         var bytes = Array(entry)
-        if bytes.count >= 8 {
-            let size = Int(MP4ChildBoxes.uint32(bytes[...], 0))
+        if bytes.count >= 8, let size32 = ByteReader(bytes).peekInteger(as: UInt32.self, endianness: .big) {
+            let size = Int(size32)
             if size > bytes.count {
-                throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsd): sample entry size runs past the entry")
+                throw Structure.mp4("stsd").invalid("sample entry size runs past the entry")
             }
             if size >= 8 { bytes = Array(bytes[0..<size]) }
         }
@@ -64,9 +64,11 @@ struct MP4AudioSampleEntry {
         {
             result.channelLayout = layout
         }
-        if let btrt = decoder.child(MP4Code.btrt), btrt.body.count >= 12 {
-            let maximum = MP4ChildBoxes.uint32(btrt.body, btrt.body.startIndex + 4)
-            let average = MP4ChildBoxes.uint32(btrt.body, btrt.body.startIndex + 8)
+        // btrt (ISO/IEC 14496-12 §8.5.2.2): bufferSizeDB, maxBitrate, avgBitrate (UInt32 each).
+        let btrt = decoder.child(MP4Code.btrt).map { ByteReader($0.body) }
+        if let btrt, let maximum = btrt.peekInteger(at: 4, as: UInt32.self, endianness: .big),
+            let average = btrt.peekInteger(at: 8, as: UInt32.self, endianness: .big)
+        {
             if result.maximumBitRate == nil, maximum > 0 { result.maximumBitRate = maximum }
             if result.averageBitRate == nil, average > 0 { result.averageBitRate = average }
         }

@@ -1,20 +1,5 @@
-/// A box inside a buffered parent (`moov`, `moof`): its type and where its header and body lie, as
-/// indices of the buffer the parent was read into. The parser works on these byte ranges and copies
-/// nothing but the values it decodes.
-struct MP4Box {
-    var type: UInt32
-    /// Index of the box's first header byte.
-    var start: Int
-    /// Index of the first body byte.
-    var bodyStart: Int
-    /// Index after the last byte.
-    var end: Int
-
-    var name: String { FourCharCode.string(type) }
-    var body: Range<Int> { bodyStart..<end }
-}
-
-/// Walks the children of a buffered box (ISO/IEC 14496-12 §4.2).
+/// The container parser's walk over the children of a buffered box (`moov`, `moof` and the containers
+/// inside them; ISO/IEC 14496-12 §4.2), on the element-tree engine (`ElementWalker`).
 ///
 /// Rules (docs/formats/mp4.md, "Box walker"):
 /// - A child whose size runs past its parent's end throws `invalidFile`.
@@ -25,48 +10,54 @@ struct MP4Box {
 /// - Callers descend only into the containers they need, with `depth` counted against
 ///   `ParserLimits.maxNestingDepth`.
 enum MP4BoxTree {
+    /// The children of the box whose children lie in `range` of `bytes`.
+    ///
+    /// - Parameters:
+    ///   - parent: the parent's type, for messages.
+    ///   - depth: the parent's depth (a top-level box's children are at depth 1).
+    ///   - notes: receives a `junkSkipped` note for trailing bytes that are not zero.
+    /// - Throws: `limitExceeded` deeper than `limits.maxNestingDepth`; `invalidFile` for a child header
+    ///   that cannot be right or a child that ends past its parent.
     static func children(
         _ bytes: ArraySlice<UInt8>, in range: Range<Int>, parent: String, depth: Int, limits: ParserLimits,
-        diagnostics: inout [String]
-    ) throws(MP4BoxError) -> [MP4Box] {
-        if depth > limits.maxNestingDepth {
-            throw MP4BoxError(
-                code: .limitExceeded, reason: "mp4 (\(parent)): boxes nested deeper than maxNestingDepth")
-        }
+        notes: inout [ElementNote]
+    ) throws(StructureError) -> [MP4Box] {
+        var walker = ElementWalker(bytes, in: range, depth: depth, limits: limits)
         var out: [MP4Box] = []
-        var at = range.lowerBound
-        while at < range.upperBound {
-            let left = range.upperBound - at
-            switch MP4BoxHeader.read(bytes[at..<range.upperBound], at: at) {
-            case .needMoreData:
-                if bytes[at..<range.upperBound].contains(where: { $0 != 0 }) {
-                    diagnostics.append("mp4 (\(parent)): \(left) trailing bytes that are not a box ignored")
+        while true {
+            switch walker.next(MP4BoxSyntax.self) {
+            case .element(let box):
+                out.append(MP4Box(box))
+            case .end:
+                return out
+            case .partialHeader(let tail, _):
+                if bytes[tail].contains(where: { $0 != 0 }) {
+                    let text = "\(tail.count) trailing bytes that are not a box ignored"
+                    notes.append(ElementNote(.junkSkipped, .mp4(parent), text))
                 }
                 return out
-            case .invalid(let reason):
-                throw MP4BoxError(code: .invalidFile, reason: reason + " (inside '\(parent)')")
-            case .header(let h):
-                let size = h.size ?? Int64(left)
-                guard size <= Int64(left) else {
-                    throw MP4BoxError(
-                        code: .invalidFile,
-                        reason: "mp4 (\(h.name)): box of \(size) bytes ends past its parent '\(parent)' "
-                            + "(\(left) bytes left)")
-                }
-                guard size >= Int64(h.headerSize) else {
-                    throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(h.name)): box smaller than its header")
-                }
-                let end = at + Int(size)
-                out.append(MP4Box(type: h.type, start: at, bodyStart: at + h.headerSize, end: end))
-                at = end
+            case .invalid(let fault, _):
+                throw StructureError(.invalidFile, reason: fault.error.reason + " (inside '\(parent)')")
+            case .pastParent(let header, _, let left):
+                throw Structure.mp4(header.name).invalid(
+                    "box of \(header.size ?? 0) bytes ends past its parent '\(parent)' (\(left) bytes left)")
+            case .tooDeep:
+                throw Structure.mp4(parent).limit("boxes nested deeper than maxNestingDepth")
             }
         }
-        return out
     }
 }
 
-extension MP4BoxHeader {
-    var name: String { FourCharCode.string(type) }
+extension MP4BoxTree {
+    /// Where the children of a whole box held in `bytes` (header included: a `moov`, a `moof`) lie.
+    ///
+    /// - Throws: `invalidFile` ("bad header") when `bytes` does not start with a valid box header.
+    static func body(ofWholeBox bytes: ArraySlice<UInt8>, name: String) throws(StructureError) -> Range<Int> {
+        guard case .header(let header) = MP4BoxSyntax.peekHeader(in: ByteReader(bytes), at: 0) else {
+            throw Structure.mp4(name).invalid("bad header")
+        }
+        return (bytes.startIndex + header.headerSize)..<bytes.endIndex
+    }
 }
 
 extension [MP4Box] {

@@ -1,6 +1,6 @@
 /// The boxes directly inside a fully buffered box body (ISO/IEC 14496-12 §4.2), for the decoders in
-/// this folder (sample entries, `wave`, `meta`/`ilst`). The streaming box walker is the container
-/// parser's; this only reads bytes that are already whole.
+/// this folder (sample entries, `wave`, `meta`/`ilst`), on the element-tree engine (`ElementWalker`,
+/// `MP4BoxSyntax`). Stricter than the container's walk (`MP4BoxTree`): a cut header throws.
 ///
 /// ```
 ///  size        4   32-bit box size including this header; 1: a 64-bit largesize follows;
@@ -33,94 +33,44 @@ struct MP4ChildBoxes {
     ///   - parent: the parent's name for error reasons, e.g. `"mp4a"`.
     /// - Throws: `invalidFile` when a box header is cut, a size is smaller than its header, or a box
     ///   ends past its parent.
-    init(_ bytes: ArraySlice<UInt8>, parent: String) throws(MP4BoxError) {
-        var offset = bytes.startIndex
-        let end = bytes.endIndex
-        while offset < end {
-            let left = end - offset
-            if left < 8 {
+    init(_ bytes: ArraySlice<UInt8>, parent: String) throws(StructureError) {
+        let structure = Structure.mp4(parent)
+        var walker = ElementWalker(bytes, in: bytes.indices)
+        while true {
+            switch walker.next(MP4BoxSyntax.self) {
+            case .element(let box):
+                let header = box.header
+                let isTerminator =
+                    box.id == 0 && header.headerSize == MP4BoxSyntax.compactHeaderSize
+                    && (header.bodySize == nil || header.bodySize == 0)
+                if isTerminator { return }  // QuickTime terminator: size 8 (or 0) and type 0
+                boxes.append(Box(type: box.id, body: bytes[box.body], whole: bytes[box.start..<box.end]))
+            case .end, .tooDeep:
+                return
+            case .partialHeader(let tail, let needed):
                 // A 4-byte zero terminator (QuickTime); anything else is a cut header.
-                if bytes[offset..<end].allSatisfy({ $0 == 0 }) { return }
-                throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(parent)): child box header cut short")
-            }
-            let size32 = Self.uint32(bytes, offset)
-            let type = Self.uint32(bytes, offset + 4)
-            var header = 8
-            var size: UInt64 = UInt64(size32)
-            if size32 == 1 {
-                guard left >= 16 else {
-                    throw MP4BoxError(code: .invalidFile, reason: "mp4 (\(parent)): child box largesize cut short")
+                if needed > MP4BoxSyntax.compactHeaderSize { throw structure.invalid("child box largesize cut short") }
+                if bytes[tail].allSatisfy({ $0 == 0 }) { return }
+                throw structure.invalid("child box header cut short")
+            case .invalid(let fault, _):
+                let name = FourCharCode.string(fault.id ?? 0)
+                guard fault.problem == .sizeBelowHeader else {
+                    throw structure.invalid("child box '\(name)' ends past its parent")
                 }
-                size = UInt64(Self.uint32(bytes, offset + 8)) << 32 | UInt64(Self.uint32(bytes, offset + 12))
-                header = 16
-            } else if size32 == 0 {
-                size = UInt64(left)
+                throw structure.invalid("child box '\(name)' size \(fault.declaredSize) below its header")
+            case .pastParent(let header, _, _):
+                throw structure.invalid("child box '\(header.name)' ends past its parent")
             }
-            if type == 0 && (size32 == 8 || size32 == 0) { return }  // QuickTime terminator
-            guard size >= UInt64(header) else {
-                throw MP4BoxError(
-                    code: .invalidFile,
-                    reason: "mp4 (\(parent)): child box '\(FourCharCode.string(type))' size \(size) below its header")
-            }
-            guard size <= UInt64(left) else {
-                throw MP4BoxError(
-                    code: .invalidFile,
-                    reason: "mp4 (\(parent)): child box '\(FourCharCode.string(type))' ends past its parent")
-            }
-            let boxEnd = offset + Int(size)
-            boxes.append(Box(type: type, body: bytes[(offset + header)..<boxEnd], whole: bytes[offset..<boxEnd]))
-            offset = boxEnd
         }
     }
 
     /// The first child of `type`.
     func first(_ type: UInt32) -> Box? { boxes.first { $0.type == type } }
 
+    /// The big-endian `UInt32` at index `i` of `bytes` (for the codec configuration decoders).
+    ///
+    /// - Precondition: `bytes` holds indices `i..<i + 4` (checked by the caller).
     static func uint32(_ bytes: ArraySlice<UInt8>, _ i: Int) -> UInt32 {
         UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
     }
-}
-
-/// Four-character codes of the boxes the decoders in this folder read.
-enum MP4Code {
-    static let esds = FourCharCode.value("esds")
-    static let wave = FourCharCode.value("wave")
-    static let frma = FourCharCode.value("frma")
-    static let enda = FourCharCode.value("enda")
-    static let chan = FourCharCode.value("chan")
-    static let btrt = FourCharCode.value("btrt")
-    static let srat = FourCharCode.value("srat")
-    static let alac = FourCharCode.value("alac")
-    static let dOps = FourCharCode.value("dOps")
-    static let dfLa = FourCharCode.value("dfLa")
-    static let dac3 = FourCharCode.value("dac3")
-    static let dec3 = FourCharCode.value("dec3")
-    static let mp4a = FourCharCode.value("mp4a")
-    static let mp3 = FourCharCode.value(".mp3")
-    static let mp3MS = UInt32(0x6D73_0055)  // 'ms' 0x0055: WAVE_FORMAT_MPEGLAYER3 in QuickTime
-    static let opus = FourCharCode.value("Opus")
-    static let fLaC = FourCharCode.value("fLaC")
-    static let ac3 = FourCharCode.value("ac-3")
-    static let ec3 = FourCharCode.value("ec-3")
-    static let lpcm = FourCharCode.value("lpcm")
-    static let sowt = FourCharCode.value("sowt")
-    static let twos = FourCharCode.value("twos")
-    static let none = FourCharCode.value("NONE")
-    static let raw = FourCharCode.value("raw ")
-    static let in24 = FourCharCode.value("in24")
-    static let in32 = FourCharCode.value("in32")
-    static let fl32 = FourCharCode.value("fl32")
-    static let fl64 = FourCharCode.value("fl64")
-    static let ulaw = FourCharCode.value("ulaw")
-    static let alaw = FourCharCode.value("alaw")
-    static let meta = FourCharCode.value("meta")
-    static let hdlr = FourCharCode.value("hdlr")
-    static let ilst = FourCharCode.value("ilst")
-    static let data = FourCharCode.value("data")
-    static let mean = FourCharCode.value("mean")
-    static let name = FourCharCode.value("name")
-    static let freeform = FourCharCode.value("----")
-    static let chpl = FourCharCode.value("chpl")
-    static let elst = FourCharCode.value("elst")
-    static let keys = FourCharCode.value("keys")
 }

@@ -1,16 +1,7 @@
 /// Gapless playback information: priming and remainder frames from an edit list or `iTunSMPB`
 /// (docs/formats/mp4.md, "Gapless").
 ///
-/// Edit list box (ISO/IEC 14496-12 §8.6.6, in `trak`/`edts`):
-///
-/// ```
-///  version 8, flags 24
-///  entry_count 32
-///  per entry:
-///    segment_duration   32 (version 0) or 64 (version 1)   in the MOVIE timescale (mvhd)
-///    media_time         32 or 64, signed                   in the MEDIA timescale (mdhd); −1 = empty edit
-///    media_rate_integer 16, media_rate_fraction 16         1.0 for a normal edit
-/// ```
+/// The edit list (`MP4EditListBox`, ISO/IEC 14496-12 §8.6.6) and the `iTunSMPB` tag say the same thing.
 ///
 /// An encoder's priming frames are skipped by the first edit's `media_time`; the padding after the
 /// last valid frame is cut by its `segment_duration`. iTunes' `iTunSMPB` tag (freeform
@@ -46,45 +37,24 @@ enum MP4Gapless {
         else {
             return nil
         }
-        var r = ByteReader(Array(elst))
-        guard let size = r.readInteger(as: UInt32.self, endianness: .big), r.skip(4) else { return nil }
-        if size == 1 { guard r.skip(8) else { return nil } }
-        guard let version = r.readUInt8(), version <= 1, r.skip(3),
-            let count = r.readInteger(as: UInt32.self, endianness: .big)
-        else {
-            return nil
-        }
-        let entrySize = version == 1 ? 20 : 12
-        guard Int64(count) * Int64(entrySize) <= Int64(r.remaining) else { return nil }
+        guard let header = MP4BoxSyntax.headerLength(ofWholeBox: elst),
+            let box = try? MP4EditListBox.decode(elst.dropFirst(header))
+        else { return nil }
         var start: Int64?
         var duration: Double = 0  // seconds
         var nextMediaTime: Int64?
-        for _ in 0..<count {
-            let segment: UInt64
-            let mediaTime: Int64
-            if version == 1 {
-                guard let s = r.readInteger(as: UInt64.self, endianness: .big),
-                    let m = r.readInteger(as: UInt64.self, endianness: .big)
-                else { return nil }
-                segment = s
-                mediaTime = Int64(bitPattern: m)
-            } else {
-                guard let s = r.readInteger(as: UInt32.self, endianness: .big),
-                    let m = r.readInteger(as: UInt32.self, endianness: .big)
-                else { return nil }
-                segment = UInt64(s)
-                mediaTime = Int64(Int32(bitPattern: m))
-            }
-            guard let rateInteger = r.readInteger(as: UInt16.self, endianness: .big), r.skip(2) else { return nil }
+        for index in 0..<box.count {
+            let edit = box[index]
+            let mediaTime = edit.mediaTime
             if mediaTime == -1 {
                 // An empty edit: before the first real edit it only delays the presentation.
                 if start == nil { continue }
                 return nil
             }
-            guard mediaTime >= 0, rateInteger == 1 else { return nil }
+            guard mediaTime >= 0, edit.rateInteger == 1 else { return nil }
             if let expected = nextMediaTime, expected != mediaTime { return nil }
             if start == nil { start = mediaTime }
-            let seconds = Double(segment) / Double(movieTimescale)
+            let seconds = Double(edit.segmentDuration) / Double(movieTimescale)
             duration += seconds
             // Safe: a media time beyond 2^62 units is rejected before it could overflow.
             let length = (seconds * Double(mediaTimescale)).rounded()

@@ -4,17 +4,13 @@
 /// ```
 ///  meta            [version 1, flags 3: ISO full box; QuickTime's moov/meta has none]
 ///    hdlr          handler 'mdir' (iTunes) or 'mdta' (QuickTime keys)
-///    [keys]        QuickTime: entry_count, then (size 4, namespace 4 'mdta', key name) per key
+///    [keys]        QuickTime key table                             MP4MetadataKeysBox
 ///    ilst
 ///      <item>      type = the key ('©nam', 'trkn', 'covr', '----') or, with keys, a 1-based key index
 ///        [mean]    freeform only: version/flags 4, reverse-DNS domain ("com.apple.iTunes")
 ///        [name]    freeform only: version/flags 4, name ("iTunSMPB")
-///        data      type indicator 4 (byte 0 = 0, 24-bit well-known type), locale 4, value
+///        data …    type, locale, value                             MP4DataBox
 ///    free          padding
-///  well-known types: 0 implicit (binary), 1 UTF-8, 2 UTF-16BE, 13 JPEG, 14 PNG, 27 BMP,
-///  21 signed big-endian integer (1, 2, 3, 4 or 8 bytes), 22 unsigned big-endian integer
-///  trkn, disk (implicit): 2 reserved, number 2, total 2 [, 2 reserved]
-///  gnre (implicit): 16-bit ID3v1 genre index + 1
 /// ```
 ///
 /// Mapping to Apple's info dictionary (docs/formats/mp4.md, "Metadata and chapters"): `©nam` title,
@@ -48,14 +44,14 @@ enum MP4ItemList {
     /// - Parameters:
     ///   - meta: the whole `meta` box (size, type, body), with or without the full-box header.
     ///   - limits: `maxTagBytes` bounds the box, `maxArtworkBytes` each `covr` picture.
-    /// - Returns: the metadata (info keys, raw tags with source `"ilst"`, artwork) and diagnostics for
-    ///   what was skipped. Malformed boxes end the list where they start; what came before is kept.
+    /// - Returns: the metadata (info keys, raw tags with source `"ilst"`, artwork) and notes for what
+    ///   was skipped. Malformed boxes end the list where they start; what came before is kept.
     static func decode(
         meta: ArraySlice<UInt8>, limits: ParserLimits
-    ) -> (metadata: AudioMetadata, diagnostics: [String]) {
+    ) -> (metadata: AudioMetadata, notes: [ElementNote]) {
         var reader = ItemListReader(limits: limits)
-        reader.read(meta: Array(meta))
-        return (reader.metadata, reader.diagnostics)
+        reader.read(meta: meta)
+        return (reader.metadata, reader.notes)
     }
 }
 
@@ -63,22 +59,26 @@ enum MP4ItemList {
 private struct ItemListReader {
     let limits: ParserLimits
     var metadata = AudioMetadata()
-    var diagnostics: [String] = []
+    var notes: [ElementNote] = []
     /// QuickTime `keys`, 1-based.
     var keys: [String] = []
 
     init(limits: ParserLimits) { self.limits = limits }
 
-    mutating func read(meta bytes: [UInt8]) {
+    /// `meta`: a full box in ISO/iTunes files (version and flags first), a plain box in QuickTime's
+    /// `moov/meta`; children `hdlr`, optional `keys`, `ilst`.
+    mutating func read(meta bytes: ArraySlice<UInt8>) {
+        let meta = Structure.mp4("meta")
         guard bytes.count >= 8 else {
-            diagnostics.append("mp4 (meta): box shorter than its header")
+            notes.append(ElementNote(.damagedMetadata, meta, "box shorter than its header"))
             return
         }
         guard bytes.count <= limits.maxTagBytes else {
-            diagnostics.append("mp4 (meta): \(bytes.count) bytes exceed maxTagBytes; metadata skipped")
+            notes.append(ElementNote(.limitExceeded, meta, "\(bytes.count) bytes exceed maxTagBytes; metadata skipped"))
             return
         }
-        let declared = Int(MP4ChildBoxes.uint32(bytes[...], 0))
+        let bytes = Array(bytes)
+        let declared = Int(ByteReader(bytes).peekInteger(as: UInt32.self, endianness: .big) ?? 0)
         var end = bytes.count
         if declared >= 8 && declared < end { end = declared }
         var bodyStart = declared == 1 ? 16 : 8
@@ -86,56 +86,47 @@ private struct ItemListReader {
         // children start with a box header whose type is printable; version/flags are 0 0 0 0 (or 0 0 0 x).
         if !MP4SoundDescription.startsWithBox(Array(bytes[0..<end]), at: bodyStart) { bodyStart += 4 }
         guard bodyStart <= end else {
-            diagnostics.append("mp4 (meta): box shorter than its header")
+            notes.append(ElementNote(.damagedMetadata, meta, "box shorter than its header"))
             return
         }
         let children: MP4ChildBoxes
         do {
             children = try MP4ChildBoxes(bytes[bodyStart..<end], parent: "meta")
         } catch {
-            diagnostics.append(error.reason)
+            notes.append(ElementNote(.damagedMetadata, message: error.reason))
             return
         }
-        if let keysBox = children.first(MP4Code.keys) { readKeys(keysBox.body) }
+        if let keysBox = children.first(MP4Code.keys) {
+            let table = MP4MetadataKeysBox.decode(keysBox.body)
+            keys = table.keys
+            notes += table.notes
+        }
         guard let ilst = children.first(MP4Code.ilst) else {
-            diagnostics.append("mp4 (meta): no ilst box")
+            notes.append(ElementNote(.damagedMetadata, meta, "no ilst box"))
             return
         }
         readItems(ilst.body)
     }
 
-    /// QuickTime `keys`: version/flags 4, entry_count 4, then per key: size 4, namespace 4, name.
-    mutating func readKeys(_ body: ArraySlice<UInt8>) {
-        var r = ByteReader(Array(body))
-        guard r.skip(4), let count = r.readInteger(as: UInt32.self, endianness: .big) else { return }
-        for _ in 0..<count {
-            guard let size = r.readInteger(as: UInt32.self, endianness: .big), size >= 8, let _ = r.readFourCC(),
-                let name = r.readBytes(Int(size) - 8)
-            else {
-                diagnostics.append("mp4 (keys): key table cut short")
-                return
-            }
-            keys.append(String(decoding: name, as: UTF8.self))
-        }
-    }
-
+    /// `ilst`: one box per item, read one by one with their 32-bit sizes, so that a broken item ends
+    /// the list without losing the ones before it.
     mutating func readItems(_ body: ArraySlice<UInt8>) {
-        var offset = body.startIndex
-        while offset < body.endIndex {
-            // Items one by one, so that a broken item ends the list without losing the ones before it.
-            let left = body.endIndex - offset
-            guard left >= 8 else {
-                diagnostics.append("mp4 (ilst): \(left) trailing bytes")
+        let ilst = Structure.mp4("ilst")
+        var r = ByteReader(body)
+        while r.remaining > 0 {
+            guard r.remaining >= 8, let size32 = r.peekInteger(as: UInt32.self, endianness: .big),
+                let type = r.peekInteger(at: 4, as: UInt32.self, endianness: .big)
+            else {
+                notes.append(ElementNote(.junkSkipped, ilst, "\(r.remaining) trailing bytes"))
                 return
             }
-            let size = Int(MP4ChildBoxes.uint32(body, offset))
-            guard size >= 8, size <= left else {
-                diagnostics.append("mp4 (ilst): item size \(size) does not fit the list; the rest is skipped")
+            let size = Int(size32)
+            guard size >= 8, size <= r.remaining, r.skip(8), let item = r.readBytes(size - 8) else {
+                notes.append(
+                    ElementNote(.damagedMetadata, ilst, "item size \(size) does not fit the list; the rest is skipped"))
                 return
             }
-            let type = MP4ChildBoxes.uint32(body, offset + 4)
-            readItem(type: type, body: body[(offset + 8)..<(offset + size)])
-            offset += size
+            readItem(type: type, body: item)
         }
     }
 
@@ -146,13 +137,15 @@ private struct ItemListReader {
         return TextDecoding.latin1(bytes)
     }
 
+    /// One item: optional `mean` and `name` (freeform `----` items), then one or more `data` boxes.
     mutating func readItem(type: UInt32, body: ArraySlice<UInt8>) {
+        let ilst = Structure.mp4("ilst")
         var key = keyName(type)
         let children: MP4ChildBoxes
         do {
             children = try MP4ChildBoxes(body, parent: "ilst \(key)")
         } catch {
-            diagnostics.append(error.reason)
+            notes.append(ElementNote(.damagedMetadata, message: error.reason))
             return
         }
         if type == MP4Code.freeform {
@@ -161,70 +154,25 @@ private struct ItemListReader {
             key = "----:\(mean ?? ""):\(name ?? "")"
         }
         let data = children.boxes.filter { $0.type == MP4Code.data }
-        if data.isEmpty { diagnostics.append("mp4 (ilst): item '\(key)' has no data box") }
+        if data.isEmpty { notes.append(ElementNote(.damagedMetadata, ilst, "item '\(key)' has no data box")) }
         for box in data {
-            guard box.body.count >= 8 else {
-                diagnostics.append("mp4 (ilst): data box of '\(key)' shorter than 8 bytes")
+            let value: MP4DataBox
+            do {
+                value = try MP4DataBox.decode(box.body, key: key)
+            } catch {
+                notes.append(ElementNote(.damagedMetadata, message: error.reason))
                 continue
             }
-            let indicator = MP4ChildBoxes.uint32(box.body, box.body.startIndex)
-            let value = box.body.dropFirst(8)
             if key == "covr" {
-                addArtwork(value, wellKnownType: indicator & 0xFF_FFFF)
-            } else if let text = text(key: key, type: indicator & 0xFF_FFFF, value) {
+                addArtwork(value.value, wellKnownType: value.wellKnownType)
+            } else if let text = value.text(key: key) {
                 add(key: key, value: text)
             } else {
-                let type = indicator & 0xFF_FFFF
-                diagnostics.append("mp4 (ilst): item '\(key)' has data type \(type) that is not read")
+                let text = "item '\(key)' has data type \(value.wellKnownType) that is not read"
+                notes.append(ElementNote(.unsupportedFeature, ilst, text))
             }
         }
     }
-
-    /// The value as text, per key and well-known type; `nil` when it cannot be shown as text.
-    func text(key: String, type: UInt32, _ value: ArraySlice<UInt8>) -> String? {
-        let v = Array(value)
-        switch key {
-        case "trkn", "disk":
-            // 2 reserved bytes, number 16, total 16 (14496-12 has no such item; iTunes' layout).
-            guard v.count >= 6 else { return nil }
-            let number = Int(v[2]) << 8 | Int(v[3])
-            let total = Int(v[4]) << 8 | Int(v[5])
-            return total > 0 ? "\(number)/\(total)" : "\(number)"
-        case "gnre":
-            guard v.count >= 2 else { return nil }
-            let index = Int(v[0]) << 8 | Int(v[1])
-            return ID3v1Genre.name(index - 1) ?? "\(index)"
-        default:
-            break
-        }
-        switch type {
-        case 1:
-            return String(decoding: v, as: UTF8.self)
-        case 2:
-            let units = stride(from: 0, to: v.count - 1, by: 2).map { UInt16(v[$0]) << 8 | UInt16(v[$0 + 1]) }
-            return String(decoding: units, as: UTF16.self)
-        case 21, 22:
-            return Self.integer(v, signed: type == 21)
-        case 0 where Self.integerKeys.contains(key):
-            return Self.integer(v, signed: false)
-        default:
-            return nil
-        }
-    }
-
-    /// A big-endian integer of 1, 2, 3, 4 or 8 bytes as decimal text.
-    static func integer(_ v: [UInt8], signed: Bool) -> String? {
-        guard [1, 2, 3, 4, 8].contains(v.count) else { return nil }
-        let unsigned = v.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard signed else { return String(unsigned) }
-        let shift = UInt64(64 - 8 * v.count)
-        return String(Int64(bitPattern: unsigned << shift) >> Int64(shift))
-    }
-
-    /// Items iTunes writes as integers with the implicit type 0 in old files.
-    static let integerKeys: Set<String> = [
-        "cpil", "tmpo", "pgap", "rtng", "stik", "hdvd", "tves", "tvsn", "pcst",
-    ]
 
     mutating func add(key: String, value: String) {
         metadata.tags.append(AudioMetadata.Tag(source: MP4ItemList.source, key: key, value: value))
@@ -247,7 +195,8 @@ private struct ItemListReader {
 
     mutating func addArtwork(_ value: ArraySlice<UInt8>, wellKnownType: UInt32) {
         guard value.count <= limits.maxArtworkBytes else {
-            diagnostics.append("mp4 (ilst): covr picture of \(value.count) bytes exceeds maxArtworkBytes; skipped")
+            let text = "covr picture of \(value.count) bytes exceeds maxArtworkBytes; skipped"
+            notes.append(ElementNote(.limitExceeded, .mp4("ilst"), text))
             return
         }
         let mime: String

@@ -3,13 +3,13 @@ extension MP4Parser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         if case .awaitingRequest(let offset) = state {
             throw context.error(
-                .notOptimized, "mp4: the stream ended without the requested bytes from offset \(offset)")
+                .notOptimized, .mp4, "the stream ended without the requested bytes from offset \(offset)")
         }
         guard movie != nil else {
             if !mediaBoxes.isEmpty {
-                throw context.error(.invalidFile, "mp4: the stream ended without a movie box ('moov') after the media")
+                throw context.error(.invalidFile, .mp4, "the stream ended without a movie box ('moov') after the media")
             }
-            throw context.error(.invalidFile, "mp4: the stream ended before a movie box ('moov')")
+            throw context.error(.invalidFile, .mp4, "the stream ended before a movie box ('moov')")
         }
         guard published else {
             // A fragmented file without fragments for the track: nothing to play.
@@ -19,7 +19,7 @@ extension MP4Parser {
         if let chapters = chapterTrack, !chapters.titles.isEmpty { announceChapters(&context) }
         let readable = context.window.readable
         if case .box = state, readable > 0 {
-            context.diagnose("mp4: \(readable) bytes at the end of the stream are not a whole box")
+            context.diagnose(.junkSkipped, .mp4, "\(readable) bytes at the end of the stream are not a whole box")
         }
         // Counts: what the tables list (fragmented: all fragments seen), or, for a stream that ended before
         // its last sample, what it really held.
@@ -27,7 +27,8 @@ extension MP4Parser {
         if !hadJump, cursor.run < samples.runs.count {
             packets = cursor.packet
             context.diagnose(
-                "mp4: the stream ended before sample \(cursor.packet) of \(samples.count); counts are what it held")
+                .truncated, .mp4,
+                "the stream ended before sample \(cursor.packet) of \(samples.count); counts are what it held")
         }
         var bytes: Int64 = 0
         var counted: Int64 = 0

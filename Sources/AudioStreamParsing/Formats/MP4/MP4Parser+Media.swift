@@ -35,14 +35,16 @@ extension MP4Parser {
                     return .continue
                 }
             }
-            context.diagnose("mp4: no box boundary known after the last sample; the rest is ignored")
+            context.diagnose(.junkSkipped, .mp4, "no box boundary known after the last sample; the rest is ignored")
             state = .ignoringRest
             return .continue
         }
         if next < position {
             // A sample that lies before the bytes fed (overlapping samples, or one outside every mdat).
             if audio == next {
-                context.diagnose("mp4: sample \(cursor.packet) at \(next) lies before the current position; skipped")
+                context.diagnose(
+                    .inconsistentValues, .mp4,
+                    "sample \(cursor.packet) at \(next) lies before the current position; skipped")
                 advanceAudio(by: 1)
             } else {
                 advanceChapter()
@@ -65,10 +67,10 @@ extension MP4Parser {
         let size = Int64(samples.size(run, cursor.k))
         if let end, cursor.offset + size > end {
             throw context.error(
-                .invalidFile, "mp4 (mdat): sample \(cursor.packet) (\(size) bytes) runs past the end of its mdat")
+                .invalidFile, .mp4("mdat"), "sample \(cursor.packet) (\(size) bytes) runs past the end of its mdat")
         }
         if size > Int64(context.limits.maxPacketBytes) {
-            throw context.error(.limitExceeded, "mp4: sample \(cursor.packet) of \(size) bytes exceeds maxPacketBytes")
+            throw context.error(.limitExceeded, .mp4, "sample \(cursor.packet) of \(size) bytes exceeds maxPacketBytes")
         }
         guard let entry else { return .continue }
         let format = entry.streamDescription
@@ -227,7 +229,7 @@ extension MP4Parser {
         let run = chapters.samples.runs[chapters.cursor.run]
         let size = Int(chapters.samples.size(run, chapters.cursor.k))
         if size > context.limits.maxTagBytes {
-            context.diagnose("mp4: chapter sample of \(size) bytes exceeds maxTagBytes; skipped")
+            context.diagnose(.limitExceeded, .mp4, "chapter sample of \(size) bytes exceeds maxTagBytes; skipped")
             advanceChapter()
             return .continue
         }

@@ -4,13 +4,13 @@ extension MP4Parser {
     mutating func readMovie(_ context: inout ParseContext, _ bytes: ArraySlice<UInt8>, at offset: Int64)
         throws(AudioStreamError)
     {
-        var notes: [String] = []
-        defer { for note in notes { context.diagnose(at: offset, note) } }
+        var notes: [ElementNote] = []
+        defer { for note in notes { context.diagnose(note.kind, at: offset, note.message) } }
         let movie: MP4Movie
-        do throws(MP4BoxError) {
-            movie = try MP4Movie.decode(bytes, limits: context.limits, diagnostics: &notes)
+        do throws(StructureError) {
+            movie = try MP4Movie.decode(bytes, limits: context.limits, notes: &notes)
         } catch {
-            throw context.error(error.code, at: offset, error.reason)
+            throw context.error(error, at: offset)
         }
         self.movie = movie
         movieOffset = offset
@@ -18,38 +18,38 @@ extension MP4Parser {
         let chosen: MP4Track
         if let id = options.trackID {
             guard let t = movie.tracks.first(where: { $0.id == id }) else {
-                throw context.error(.unsupportedDataFormat, at: offset, "mp4 (moov): no track with ID \(id)")
+                throw context.error(.unsupportedDataFormat, at: offset, .mp4("moov"), "no track with ID \(id)")
             }
             guard t.isAudio else {
                 throw context.error(
-                    .unsupportedDataFormat, at: offset,
-                    "mp4 (trak): track \(id) is '\(FourCharCode.string(t.handlerType))', not an audio track")
+                    .unsupportedDataFormat, at: offset, .mp4("trak"),
+                    "track \(id) is '\(FourCharCode.string(t.handlerType))', not an audio track")
             }
             chosen = t
         } else {
             guard let t = movie.tracks.first(where: \.isAudio) else {
                 trackList = Self.describe(movie.tracks, selected: nil, chapters: [])
-                throw context.error(.unsupportedDataFormat, at: offset, "mp4 (moov): no audio ('soun') track")
+                throw context.error(.unsupportedDataFormat, at: offset, .mp4("moov"), "no audio ('soun') track")
             }
             chosen = t
         }
         track = chosen
         trackList = Self.describe(movie.tracks, selected: chosen.id, chapters: chosen.chapterTrackIDs)
         guard let entryBox = chosen.sampleEntries.first else {
-            throw context.error(.invalidFile, at: offset, "mp4 (stsd): the audio track has no sample entry")
+            throw context.error(.invalidFile, at: offset, .mp4("stsd"), "the audio track has no sample entry")
         }
         let decoded: MP4AudioSampleEntry
-        do throws(MP4BoxError) {
+        do throws(StructureError) {
             decoded = try MP4AudioSampleEntry.decode(
                 bytes[entryBox.start..<entryBox.end], isQuickTime: isQuickTime, limits: context.limits)
             samples = try MP4SampleTable.decode(
-                bytes, stbl: chosen.sampleTableBoxes, limits: context.limits, diagnostics: &notes)
+                bytes, stbl: chosen.sampleTableBoxes, limits: context.limits, notes: &notes)
         } catch {
-            throw context.error(error.code, at: offset, error.reason)
+            throw context.error(error, at: offset)
         }
         entry = decoded
         if decoded.streamDescription.sampleRate <= 0 {
-            throw context.error(.unsupportedDataFormat, at: offset, "mp4 (stsd): sample rate is zero")
+            throw context.error(.unsupportedDataFormat, at: offset, .mp4("stsd"), "sample rate is zero")
         }
         rebuildRunPackets()
         readMetadata(&context, movie, notes: &notes)
@@ -81,34 +81,34 @@ extension MP4Parser {
     }
 
     /// iTunes metadata (`udta/meta/ilst`), Nero chapters (`chpl`).
-    mutating func readMetadata(_ context: inout ParseContext, _ movie: MP4Movie, notes: inout [String]) {
+    mutating func readMetadata(_ context: inout ParseContext, _ movie: MP4Movie, notes: inout [ElementNote]) {
         for box in movie.metaBoxes {
-            let (m, diagnostics) = MP4ItemList.decode(meta: movie.bytes[box.start..<box.end], limits: context.limits)
+            let (m, itemNotes) = MP4ItemList.decode(meta: movie.bytes[box.start..<box.end], limits: context.limits)
             metadata = metadata.merging(m)
-            notes += diagnostics
+            notes += itemNotes
         }
         if let chpl = movie.neroChapters, metadata.chapters.isEmpty {
-            do throws(MP4BoxError) {
+            do throws(StructureError) {
                 metadata.chapters = try MP4Chapters.decodeNero(chpl: movie.bytes[chpl.start..<chpl.end])
             } catch {
-                notes.append(error.reason + "; chapters ignored")
+                notes.append(ElementNote(.damagedMetadata, message: error.reason + "; chapters ignored"))
             }
         }
     }
 
     /// The QuickTime chapter text track the audio track references (`tref/chap`), read from the media data.
     mutating func readChapterTrack(
-        _ context: inout ParseContext, _ movie: MP4Movie, _ audio: MP4Track, notes: inout [String]
+        _ context: inout ParseContext, _ movie: MP4Movie, _ audio: MP4Track, notes: inout [ElementNote]
     ) {
         guard let id = audio.chapterTrackIDs.first, let t = movie.tracks.first(where: { $0.id == id }) else { return }
-        do throws(MP4BoxError) {
+        do throws(StructureError) {
             let list = try MP4SampleTable.decode(
-                movie.bytes, stbl: t.sampleTableBoxes, limits: context.limits, diagnostics: &notes)
+                movie.bytes, stbl: t.sampleTableBoxes, limits: context.limits, notes: &notes)
             guard list.count > 0, t.timescale > 0 else { return }
             chapterTrack = ChapterTrack(samples: list, timescale: t.timescale, duration: t.duration)
             if let first = list.runs.first { chapterTrack?.cursor.offset = first.offset }
         } catch {
-            notes.append(error.reason + "; the chapter track is ignored")
+            notes.append(ElementNote(.damagedMetadata, message: error.reason + "; the chapter track is ignored"))
         }
     }
 
@@ -313,15 +313,15 @@ extension MP4Parser {
         throws(AudioStreamError)
     {
         guard let track, let movie else { return }
-        var notes: [String] = []
-        defer { for note in notes { context.diagnose(at: offset, note) } }
+        var notes: [ElementNote] = []
+        defer { for note in notes { context.diagnose(note.kind, at: offset, note.message) } }
         let before = samples.runs.count
-        do throws(MP4BoxError) {
+        do throws(StructureError) {
             try MP4MovieFragment.decode(
                 bytes, moofOffset: offset, trackID: track.id, trackExtends: movie.trackExtends[track.id],
-                into: &samples, limits: context.limits, diagnostics: &notes)
+                into: &samples, limits: context.limits, notes: &notes)
         } catch {
-            throw context.error(error.code, at: offset, error.reason)
+            throw context.error(error, at: offset)
         }
         guard samples.runs.count > before else { return }
         var p = runPackets.last.map { $0 + Int64(samples.runs[before - 1].count) } ?? 0

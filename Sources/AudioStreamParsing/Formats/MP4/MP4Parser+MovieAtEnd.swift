@@ -17,7 +17,7 @@ extension MP4Parser {
         let start = context.window.position
         guard let size = header.size else {
             throw context.error(
-                .invalidFile, "mp4 (mdat): media data running to the end of the file before any movie box ('moov')")
+                .invalidFile, .mp4("mdat"), "media data running to the end of the file before any movie box ('moov')")
         }
         let afterMedia = start + size
         if options.bufferUnparsedMediaUpTo > 0 {
@@ -29,8 +29,8 @@ extension MP4Parser {
             case .tooFar(let moovAt):
                 if !options.allowsByteRangeRequests {
                     throw context.error(
-                        .notOptimized, at: moovAt ?? afterMedia,
-                        "mp4 (mdat): the movie box ('moov') follows more media than bufferUnparsedMediaUpTo "
+                        .notOptimized, at: moovAt ?? afterMedia, .mp4("mdat"),
+                        "the movie box ('moov') follows more media than bufferUnparsedMediaUpTo "
                             + "(\(options.bufferUnparsedMediaUpTo) bytes) allows; it is needed from byte "
                             + "\(moovAt ?? afterMedia)")
                 }
@@ -43,8 +43,8 @@ extension MP4Parser {
             return .request(afterMedia)
         }
         throw context.error(
-            .notOptimized, at: afterMedia,
-            "mp4 (mdat): the movie box ('moov') is not before the media data; packets cannot be delimited in a "
+            .notOptimized, at: afterMedia, .mp4("mdat"),
+            "the movie box ('moov') is not before the media data; packets cannot be delimited in a "
                 + "stream (it is needed from byte \(afterMedia); see ParserOptions.allowsByteRangeRequests and "
                 + "bufferUnparsedMediaUpTo)")
     }
@@ -70,18 +70,19 @@ extension MP4Parser {
                 return .needMoreData(at + 16)
             }
             let header: MP4BoxHeader
-            switch MP4BoxHeader.peek(context.window, at: at) {
+            switch MP4BoxSyntax.peekHeader(in: context.window, at: at) {
             case .needMoreData:
                 if context.window.isFinal {
-                    throw context.error(.invalidFile, at: start + Int64(at), "mp4: the stream ended before a movie box")
+                    throw context.error(
+                        .invalidFile, at: start + Int64(at), .mp4, "the stream ended before a movie box")
                 }
                 return .needMoreData(at + 16)
-            case .invalid(let reason): throw context.error(.invalidFile, at: start + Int64(at), reason)
+            case .invalid(let fault): throw context.error(fault.error, at: start + Int64(at))
             case .header(let h): header = h
             }
             guard let size = header.size else {
                 throw context.error(
-                    .invalidFile, at: start + Int64(at), "mp4 (\(header.name)): a box runs to the end before the moov")
+                    .invalidFile, at: start + Int64(at), .mp4(header.name), "a box runs to the end before the moov")
             }
             if header.type == MP4BoxType.moov {
                 let total = Int64(at) + size
@@ -95,29 +96,5 @@ extension MP4Parser {
             guard Int64(at) + size <= Int64(bound) else { return .tooFar(nil) }
             at += Int(size)
         }
-    }
-}
-
-extension MP4BoxHeader {
-    /// Reads a header `offset` bytes after the window's position.
-    static func peek(_ window: InputWindow, at offset: Int) -> Peek {
-        guard let size32 = window.peekInteger(at: offset, as: UInt32.self, endianness: .big),
-            let type = window.peekInteger(at: offset + 4, as: UInt32.self, endianness: .big)
-        else { return .needMoreData(offset + 8) }
-        if size32 == 1 {
-            guard let large = window.peekInteger(at: offset + 8, as: UInt64.self, endianness: .big) else {
-                return .needMoreData(offset + 16)
-            }
-            return read([0, 0, 0, 1] + bigEndian(UInt32(type)) + bigEndian64(large), at: 0)
-        }
-        return read(bigEndian(UInt32(size32)) + bigEndian(UInt32(type)), at: 0)
-    }
-
-    private static func bigEndian(_ v: UInt32) -> ArraySlice<UInt8> {
-        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-    }
-
-    private static func bigEndian64(_ v: UInt64) -> ArraySlice<UInt8> {
-        bigEndian(UInt32(v >> 32)) + bigEndian(UInt32(v & 0xFFFF_FFFF))
     }
 }

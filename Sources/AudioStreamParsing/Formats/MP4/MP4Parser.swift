@@ -155,7 +155,7 @@ struct MP4Parser: FormatParser {
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         if lostStructure {
             throw context.error(
-                .discontinuityCantRecover, "mp4: discontinuity before the media data; the box structure is lost")
+                .discontinuityCantRecover, .mp4, "discontinuity before the media data; the box structure is lost")
         }
         if let resume = resumeAt {
             resumeAt = nil
@@ -168,8 +168,8 @@ struct MP4Parser: FormatParser {
         case .awaitingRequest(let offset):
             guard context.window.position == offset else {
                 throw context.error(
-                    .notOptimized,
-                    "mp4: the bytes from offset \(offset) were requested (requestedByteOffset), but the stream "
+                    .notOptimized, .mp4,
+                    "the bytes from offset \(offset) were requested (requestedByteOffset), but the stream "
                         + "continued at \(context.window.position)")
             }
             state = .box
@@ -178,112 +178,6 @@ struct MP4Parser: FormatParser {
             context.window.consume(context.window.readable)
             return .needMoreData(atLeast: 1)
         }
-    }
-
-    /// Reads a top-level box header and dispatches on its type.
-    private mutating func stepBox(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        let header: MP4BoxHeader
-        switch MP4BoxHeader.peek(context.window) {
-        case .needMoreData(let n): return .needMoreData(atLeast: n)
-        case .invalid(let reason):
-            if guessedBoundary {
-                context.diagnose("mp4: no box where the last fragment's data ends (\(reason)); the rest is ignored")
-                state = .ignoringRest
-                return .continue
-            }
-            throw context.error(.invalidFile, reason)
-        case .header(let h): header = h
-        }
-        guessedBoundary = false
-        let start = context.window.position
-        if let size = header.size, start.addingReportingOverflow(size).overflow {
-            throw context.error(.invalidFile, "mp4 (\(header.name)): box runs past the largest stream offset")
-        }
-        switch header.type {
-        case MP4BoxType.ftyp:
-            guard let body = try wholeBox(&context, header, limit: context.limits.maxHeaderChunkBytes) else {
-                return .needMoreData(atLeast: Int(header.size ?? 0))
-            }
-            if body.count >= header.headerSize + 4 {
-                let b = body[header.headerSize..<(header.headerSize + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                isQuickTime = FourCharCode.string(b) == "qt  "
-            }
-            context.window.consume(body.count)
-            return .continue
-        case MP4BoxType.moov:
-            if movie != nil {
-                if start != movieOffset { context.diagnose("mp4 (moov): a second movie box is ignored") }
-                return skipBox(&context, header)
-            }
-            do {
-                guard let body = try wholeBox(&context, header, limit: context.limits.maxBufferedBytes) else {
-                    return .needMoreData(atLeast: Int(header.size ?? 0))
-                }
-                context.window.consume(body.count)
-                try readMovie(&context, body[...], at: start)
-            }
-            releaseMovieBytes()
-            if let first = mediaBeforeMovie, options.allowsByteRangeRequests {
-                mediaBeforeMovie = nil
-                context.announce(.requestedByteOffset(first))
-                state = .awaitingRequest(first)
-                return .request(first)
-            }
-            return .continue
-        case MP4BoxType.moof:
-            guard movie != nil else {
-                throw context.error(.invalidFile, "mp4 (moof): a movie fragment before the movie box")
-            }
-            guard let body = try wholeBox(&context, header, limit: context.limits.maxBufferedBytes) else {
-                return .needMoreData(atLeast: Int(header.size ?? 0))
-            }
-            context.window.consume(body.count)
-            try readFragment(&context, body[...], at: start)
-            return .continue
-        case MP4BoxType.mdat:
-            if mediaBoxes.last.map({ $0.start < start }) ?? true {
-                mediaBoxes.append((start, header.size.map { start + $0 }))
-            }
-            guard movie != nil else { return try mediaBeforeMovie(&context, header) }
-            if !published { try publish(&context, mediaStart: start + Int64(header.headerSize)) }
-            context.window.consume(header.headerSize)
-            state = .media(end: header.size.map { start + $0 })
-            return .continue
-        case MP4BoxType.free, MP4BoxType.skip, MP4BoxType.wide, MP4BoxType.sidx, MP4BoxType.mfra,
-            MP4BoxType.styp, MP4BoxType.pdin, MP4BoxType.uuid, MP4BoxType.pnot, MP4BoxType.meta:
-            return skipBox(&context, header)
-        default:
-            context.diagnose(
-                "mp4: unknown box '\(header.name)' (\(header.size.map { "\($0)" } ?? "to the end") bytes) skipped")
-            return skipBox(&context, header)
-        }
-    }
-
-    /// Consumes the header and skips the body without buffering it (a box of size 0 ends the walk).
-    mutating func skipBox(_ context: inout ParseContext, _ header: MP4BoxHeader) -> ParseStep {
-        context.window.consume(header.headerSize)
-        guard let body = header.bodySize else {
-            state = .ignoringRest
-            return .continue
-        }
-        return body > 0 ? .skip(body) : .continue
-    }
-
-    /// The whole box, header included, when readable (nothing consumed); `nil` when more bytes are needed.
-    ///
-    /// - Throws: `limitExceeded` above `limit`; `invalidFile` for a size-0 box (it would run to the end).
-    func wholeBox(
-        _ context: inout ParseContext, _ header: MP4BoxHeader, limit: Int
-    ) throws(AudioStreamError) -> [UInt8]? {
-        guard let size = header.size else {
-            throw context.error(
-                .invalidFile, "mp4 (\(header.name)): size 0 (to the end of the file) is only read for mdat")
-        }
-        guard size <= Int64(limit) else {
-            throw context.error(
-                .limitExceeded, "mp4 (\(header.name)): box of \(size) bytes exceeds the limit of \(limit) bytes")
-        }
-        return context.window.peekBytes(at: 0, count: Int(size))
     }
 
     // MARK: Discontinuity, seeking
@@ -302,13 +196,16 @@ struct MP4Parser: FormatParser {
             if movie == nil, let box = mediaBoxes.last, let end = box.end, position >= box.start, position < end {
                 // Media held back before the movie box (bufferUnparsedMediaUpTo): its bytes are gone, but the
                 // box structure resumes after it.
-                context.diagnose("mp4: discontinuity inside media data held before the movie box; its packets are lost")
+                context.diagnose(
+                    .discontinuity, .mp4,
+                    "discontinuity inside media data held before the movie box; its packets are lost")
                 resumeAt = end
                 state = .box
             } else if published {
                 cursor = firstSample(atOrAfter: position)
                 context.nextPacketIndex = cursor.packet
-                context.diagnose("mp4: discontinuity between boxes; continuing with the samples at or after it")
+                context.diagnose(
+                    .discontinuity, .mp4, "discontinuity between boxes; continuing with the samples at or after it")
                 state = .media(end: nil)
             } else {
                 lostStructure = true

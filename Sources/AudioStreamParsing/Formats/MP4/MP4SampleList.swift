@@ -20,32 +20,6 @@ struct MP4SampleRun: Equatable {
     var duration: MP4PerSample
 }
 
-/// The decoding times of a track (`stts`, ISO/IEC 14496-12 §8.6.1.2), as runs of equal deltas, with the
-/// index of each run's first sample for lookups.
-struct MP4TimeToSample: Equatable {
-    var counts: [UInt32] = []
-    var deltas: [UInt32] = []
-    /// The first sample of each run.
-    var starts: [Int64] = []
-    /// Samples covered.
-    var sampleCount = 0
-
-    mutating func append(count: UInt32, delta: UInt32) {
-        guard count > 0 else { return }
-        starts.append(Int64(sampleCount))
-        counts.append(count)
-        deltas.append(delta)
-        sampleCount += Int(count)
-    }
-
-    /// The duration of decode sample `index`; past the table, the last delta (0 for an empty table).
-    func delta(ofSample index: Int) -> UInt32 {
-        guard !starts.isEmpty else { return 0 }
-        if index >= sampleCount { return deltas[deltas.count - 1] }
-        return deltas[PacketMap.lastIndex(in: starts, notAbove: Int64(index))]
-    }
-}
-
 /// Per-sample sizes (`stsz`, `stz2`, `trun` entries), in order: 2 bytes a sample while every size fits in
 /// a `UInt16` (compressed audio packets do), 4 bytes once one does not.
 ///
@@ -97,7 +71,7 @@ struct MP4SampleList: Equatable {
     var runs: [MP4SampleRun] = []
     var sizes = MP4SampleSizes()
     var durations: [UInt32] = []
-    var timeToSample = MP4TimeToSample()
+    var timeToSample = MP4TimeToSampleBox()
     /// Samples in all runs.
     var count = 0
 

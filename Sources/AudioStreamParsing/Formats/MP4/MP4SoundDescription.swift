@@ -59,12 +59,15 @@ struct MP4SoundDescription {
     /// - Parameter isQuickTime: use the QuickTime layouts of versions 1 and 2. In an ISO file a
     ///   non-zero version is still read as QuickTime's when the ISO layout leaves no room for a child
     ///   box at offset 36 but the QuickTime one does (some muxers write QuickTime entries into `.mp4`).
-    init(_ entry: [UInt8], isQuickTime: Bool) throws(MP4BoxError) {
+    init(_ entry: [UInt8], isQuickTime: Bool) throws(StructureError) {
         guard entry.count >= 36 else {
-            throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsd): audio sample entry shorter than 36 bytes")
+            throw Structure.mp4("stsd").invalid("audio sample entry shorter than 36 bytes")
         }
-        func u16(_ i: Int) -> UInt16 { UInt16(entry[i]) << 8 | UInt16(entry[i + 1]) }
-        func u32(_ i: Int) -> UInt32 { MP4ChildBoxes.uint32(entry[...], i) }
+        // Safe: every field read lies before `fixedSizes[version]`, checked against the entry's length
+        // first (a field past the end would read as 0, never trap).
+        let fields = ByteReader(entry)
+        func u16(_ i: Int) -> UInt16 { fields.peekInteger(at: i, as: UInt16.self, endianness: .big) ?? 0 }
+        func u32(_ i: Int) -> UInt32 { fields.peekInteger(at: i, as: UInt32.self, endianness: .big) ?? 0 }
         format = u32(4)
         let declaredVersion = u16(16)
         var version: UInt16 = 0
@@ -78,16 +81,14 @@ struct MP4SoundDescription {
                 version = declaredVersion
             }
         } else if declaredVersion != 0 && isQuickTime {
-            throw MP4BoxError(
-                code: .unsupportedDataFormat,
-                reason: "mp4 (stsd): sound description version \(declaredVersion) is not supported")
+            throw Structure.mp4("stsd").unsupported(
+                "sound description version \(declaredVersion) is not supported")
         }
         self.version = version
         let fixed = Self.fixedSizes[Int(version)]
         guard entry.count >= fixed else {
-            throw MP4BoxError(
-                code: .invalidFile,
-                reason: "mp4 (stsd): sound description version \(version) shorter than \(fixed) bytes")
+            throw Structure.mp4("stsd").invalid(
+                "sound description version \(version) shorter than \(fixed) bytes")
         }
         channelCount = UInt32(u16(24))
         sampleSize = UInt32(u16(26))
@@ -104,7 +105,7 @@ struct MP4SoundDescription {
             sampleSize = u32(56)
             version2 = (u32(60), u32(64), u32(68))
             guard sampleRate.isFinite, sampleRate > 0 else {
-                throw MP4BoxError(code: .invalidFile, reason: "mp4 (stsd): version 2 audioSampleRate is not positive")
+                throw Structure.mp4("stsd").invalid("version 2 audioSampleRate is not positive")
             }
         }
         children = entry[fixed...]
@@ -113,8 +114,10 @@ struct MP4SoundDescription {
     /// True when `entry[offset...]` starts with a plausible box header: size ≥ 8 that fits, and a
     /// type of four printable ASCII characters.
     static func startsWithBox(_ entry: [UInt8], at offset: Int) -> Bool {
-        guard offset + 8 <= entry.count else { return false }
-        let size = Int(MP4ChildBoxes.uint32(entry[...], offset))
+        guard offset + 8 <= entry.count,
+            let size32 = ByteReader(entry).peekInteger(at: offset, as: UInt32.self, endianness: .big)
+        else { return false }
+        let size = Int(size32)
         guard size >= 8, size <= entry.count - offset else { return false }
         return entry[(offset + 4)..<(offset + 8)].allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
