@@ -41,6 +41,9 @@ enum FormatDetector {
                 continue
             }
             if best.map({ found.offset < $0.offset }) ?? true { best = (found.offset, rank, found.outcome) }
+            // A match at offset 0 cannot be beaten or blocked by a probe asked later (ties go to the
+            // earlier probe): the scanning probes after it (MPEG audio, ADTS) need not run at all.
+            if found.offset == 0 { break }
         }
         if let best {
             let blocking = undecided.filter {
