@@ -170,7 +170,8 @@ extension ExpectedStream {
         var adtsFrames: Int64 = 0
         let ogg = oracle.formatName == "ogg" ? try OggPacketLayout(file) : nil
         if let ogg, ogg.audio.count != oracle.packets.count {
-            throw ExpectationError("the pages hold \(ogg.audio.count) audio packets, the oracle \(oracle.packets.count)")
+            throw ExpectationError(
+                "the pages hold \(ogg.audio.count) audio packets, the oracle \(oracle.packets.count)")
         }
         for (i, p) in oracle.packets.enumerated() {
             guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
@@ -199,7 +200,8 @@ extension ExpectedStream {
                 // where the page's lacing puts it.
                 let start = ogg.audio[ogg.audio.startIndex + i]
                 guard start.page == pos else {
-                    throw ExpectationError("oracle packet \(i) at page \(pos), the lacing puts it on page \(start.page)")
+                    throw ExpectationError(
+                        "oracle packet \(i) at page \(pos), the lacing puts it on page \(start.page)")
                 }
                 packets.append(PacketSpan(offset: start.offset, size: p.size))
             } else {

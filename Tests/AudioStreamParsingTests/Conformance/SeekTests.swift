@@ -167,9 +167,11 @@ struct SeekTests {
                         // Ogg: the parser resynchronises at the next page; packets that begin in the page the
                         // offset fell into cannot be delimited (their lacing is in that page's header), so the
                         // tail starts with the first packet that begins on a page at or after the offset.
-                        k = full.packets.indices.first { i in
-                            (full.parser.packetToByte(Int64(i)).map { $0.value + full.dataOffset } ?? 0) >= Int64(start)
-                        } ?? spans.count
+                        k =
+                            full.packets.indices.first { i in
+                                (full.parser.packetToByte(Int64(i)).map { $0.value + full.dataOffset } ?? 0)
+                                    >= Int64(start)
+                            } ?? spans.count
                     }
                     // The offset may fall inside the header of packet k's frame: then the tail starts at k + 1.
                     if k + 1 < spans.count && gotSpans.first == spans[k + 1] { k += 1 }

@@ -1,5 +1,6 @@
-@testable import AudioStreamParsing
 import Testing
+
+@testable import AudioStreamParsing
 
 /// `PositionTable` against a plain `[Int64]` holding the same values (the model): every read, after
 /// appends, `replaceLast`, `removeLast` and `prefix`, for small steps, steps around the 0xFFFF escape,

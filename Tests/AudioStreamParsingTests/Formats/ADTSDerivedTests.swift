@@ -215,7 +215,8 @@ struct ADTSDerivedTests {
         // ADTS header (14496-3 1.A.2.2): AAC LC, 44.1 kHz (index 4), channel_configuration 0, no CRC,
         // frame_length 200: FF F1 | 01 0100 0 0 | 00 0 0 0 0 00 | 00011001 | 000 11111 | 111111 00. The raw
         // data block starts with ID_FIL, count 15, esc_count 0 (the trap), then zeros (an ID_SCE: no PCE).
-        let frame: [UInt8] = [0xFF, 0xF1, 0x50, 0x00, 0x19, 0x1F, 0xFC, 0xDE, 0x00, 0x00, 0x4F]
+        let frame: [UInt8] =
+            [0xFF, 0xF1, 0x50, 0x00, 0x19, 0x1F, 0xFC, 0xDE, 0x00, 0x00, 0x4F]
             + [UInt8](repeating: 0, count: 189)
         let stream = [[UInt8]](repeating: frame, count: 8).flatMap { $0 }
         for chunking in [Chunking.whole, .bytewise] {
@@ -223,7 +224,9 @@ struct ADTSDerivedTests {
             #expect(log.error == nil, "\(chunking): \(String(describing: log.error))")
             #expect(log.packetCount == 8, "\(chunking)")
             #expect(
-                log.diagnostics.contains { $0.kind == .inconsistentValues && $0.message.contains("program_config_element") },
+                log.diagnostics.contains {
+                    $0.kind == .inconsistentValues && $0.message.contains("program_config_element")
+                },
                 "\(chunking): \(log.diagnostics)")
         }
     }

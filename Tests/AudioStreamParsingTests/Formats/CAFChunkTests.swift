@@ -19,7 +19,8 @@ struct CAFChunkTests {
     }
 
     @Test func unknownChunksAreSkippedWithADiagnosticKnownOnesSilently() {
-        let bytes = cafHead(B.pcmDesc) + B.chunk("zzzz", B.pattern(5)) + B.chunk("free", B.pattern(300))
+        let bytes =
+            cafHead(B.pcmDesc) + B.chunk("zzzz", B.pattern(5)) + B.chunk("free", B.pattern(300))
             + B.chunk("uuid", B.pattern(16)) + B.chunk("mark", []) + B.chunk("data", B.data(B.pattern(8)))
         let log = cafVerified(bytes)
         #expect(log.error == nil)
@@ -27,9 +28,11 @@ struct CAFChunkTests {
         #expect(log.packetCount == 2)
     }
 
-    @Test("chunk sizes near 2^63 and 2^64 never trap", arguments: [
-        Int64(0x7FFF_FFFF_FFFF_FFF0), Int64.max, Int64(bitPattern: 0xFFFF_FFFF_FFFF_FFF0), Int64.min, -2,
-    ])
+    @Test(
+        "chunk sizes near 2^63 and 2^64 never trap",
+        arguments: [
+            Int64(0x7FFF_FFFF_FFFF_FFF0), Int64.max, Int64(bitPattern: 0xFFFF_FFFF_FFFF_FFF0), Int64.min, -2,
+        ])
     func hugeChunkSizes(_ size: Int64) {
         for type in ["chan", "zzzz", "info", "kuki", "pakt", "desc"] {
             let before = cafHead(B.pcmDesc) + B.fourCC(type) + B.be64(UInt64(bitPattern: size)) + B.pattern(40)
@@ -39,7 +42,8 @@ struct CAFChunkTests {
         let data = cafHead(B.pcmDesc) + B.fourCC("data") + B.be64(UInt64(bitPattern: size)) + B.pattern(40)
         #expect(cafVerified(data).error?.code == .invalidFile)
         // After the data too.
-        let after = cafHead(B.pcmDesc) + B.chunk("data", B.data(B.pattern(8))) + B.fourCC("zzzz")
+        let after =
+            cafHead(B.pcmDesc) + B.chunk("data", B.data(B.pattern(8))) + B.fourCC("zzzz")
             + B.be64(UInt64(bitPattern: size)) + B.pattern(40)
         #expect(cafVerified(after).error?.code == .invalidFile)
     }
@@ -91,15 +95,17 @@ struct CAFChunkTests {
         let body = B.be32(0) + B.be32(0) + B.be32(2) + description(1, -1) + description(2, 1)
         let log = cafVerified(cafHead(B.pcmDesc) + B.chunk("chan", body) + B.chunk("data", B.data([])))
         let descriptions = [
-            ChannelDescription(label: 1, coordinates: [-1, 0, 0]), ChannelDescription(label: 2, coordinates: [1, 0, 0]),
+            ChannelDescription(label: 1, coordinates: [-1, 0, 0]),
+            ChannelDescription(label: 2, coordinates: [1, 0, 0]),
         ]
         #expect(
             cafLast(log, .channelLayout)
                 == .channelLayout(ChannelLayout(tag: .init(rawValue: 0), channelDescriptions: descriptions)))
         // A count that does not fit the chunk.
         let bad = B.be32(0) + B.be32(0) + B.be32(0x0FFF_FFFF) + description(1, 0)
-        #expect(cafVerified(cafHead(B.pcmDesc) + B.chunk("chan", bad) + B.chunk("data", B.data([]))).error?.code
-            == .invalidFile)
+        #expect(
+            cafVerified(cafHead(B.pcmDesc) + B.chunk("chan", bad) + B.chunk("data", B.data([]))).error?.code
+                == .invalidFile)
     }
 
     @Test func cookieLargerThanTheHeaderLimitIsRefused() {
@@ -124,7 +130,8 @@ struct CAFChunkTests {
     }
 
     @Test func infoAfterTheDataIsAnnouncedAfterThePackets() {
-        let bytes = cafHead(B.pcmDesc) + B.chunk("info", B.info([("artist", "Before")]))
+        let bytes =
+            cafHead(B.pcmDesc) + B.chunk("info", B.info([("artist", "Before")]))
             + B.chunk("data", B.data(B.pattern(8))) + B.chunk("info", B.info([("title", "After")]))
         let log = cafVerified(bytes)
         let metas = log.entries.compactMap { if case .property(.metadata(let m)) = $0 { m } else { nil } }

@@ -48,9 +48,13 @@ struct CAFDescriptionTests {
             rate: 96000, format: "alac", flags: 4, bytesPerPacket: 0, framesPerPacket: 4096, channels: 2, bits: 0)
         let log = cafVerified(cafHead(desc) + B.chunk("data", B.data([])))
         #expect(log.error?.code == .notOptimized)
-        #expect(cafLast(log, .dataFormat) == .dataFormat(StreamDescription(
-            sampleRate: 96000, formatID: .appleLossless, formatFlags: 4, bytesPerPacket: 0, framesPerPacket: 4096,
-            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)))
+        #expect(
+            cafLast(log, .dataFormat)
+                == .dataFormat(
+                    StreamDescription(
+                        sampleRate: 96000, formatID: .appleLossless, formatFlags: 4, bytesPerPacket: 0,
+                        framesPerPacket: 4096,
+                        bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0)))
     }
 
     struct BadCase: CustomStringConvertible, Sendable {
@@ -60,26 +64,47 @@ struct CAFDescriptionTests {
     }
 
     static let badCases: [BadCase] = [
-        BadCase(name: "rate 0", desc: B.desc(
-            rate: 0, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
-        BadCase(name: "rate NaN", desc: B.desc(
-            rate: .nan, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
-        BadCase(name: "rate infinite", desc: B.desc(
-            rate: .infinity, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
-        BadCase(name: "rate negative", desc: B.desc(
-            rate: -44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
-        BadCase(name: "no channels", desc: B.desc(
-            rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 0, bits: 16)),
-        BadCase(name: "format 0", desc: B.be64((44100.0).bitPattern) + B.be32(0) + B.be32(0) + B.be32(4)
-            + B.be32(1) + B.be32(2) + B.be32(16)),
-        BadCase(name: "lpcm without bytes per packet", desc: B.desc(
-            rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 0, framesPerPacket: 1, channels: 2, bits: 16)),
-        BadCase(name: "lpcm with 2 frames per packet", desc: B.desc(
-            rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 8, framesPerPacket: 2, channels: 2, bits: 16)),
-        BadCase(name: "lpcm bits larger than the sample", desc: B.desc(
-            rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 24)),
-        BadCase(name: "lpcm packet not a whole number of samples", desc: B.desc(
-            rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 5, framesPerPacket: 1, channels: 2, bits: 16)),
+        BadCase(
+            name: "rate 0",
+            desc: B.desc(
+                rate: 0, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
+        BadCase(
+            name: "rate NaN",
+            desc: B.desc(
+                rate: .nan, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
+        BadCase(
+            name: "rate infinite",
+            desc: B.desc(
+                rate: .infinity, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)
+        ),
+        BadCase(
+            name: "rate negative",
+            desc: B.desc(
+                rate: -44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16)),
+        BadCase(
+            name: "no channels",
+            desc: B.desc(
+                rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 0, bits: 16)),
+        BadCase(
+            name: "format 0",
+            desc: B.be64((44100.0).bitPattern) + B.be32(0) + B.be32(0) + B.be32(4)
+                + B.be32(1) + B.be32(2) + B.be32(16)),
+        BadCase(
+            name: "lpcm without bytes per packet",
+            desc: B.desc(
+                rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 0, framesPerPacket: 1, channels: 2, bits: 16)),
+        BadCase(
+            name: "lpcm with 2 frames per packet",
+            desc: B.desc(
+                rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 8, framesPerPacket: 2, channels: 2, bits: 16)),
+        BadCase(
+            name: "lpcm bits larger than the sample",
+            desc: B.desc(
+                rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 24)),
+        BadCase(
+            name: "lpcm packet not a whole number of samples",
+            desc: B.desc(
+                rate: 44100, format: "lpcm", flags: 2, bytesPerPacket: 5, framesPerPacket: 1, channels: 2, bits: 16)),
     ]
 
     @Test("an impossible description is invalidFile at the desc chunk", arguments: badCases)
@@ -151,21 +176,26 @@ struct CAFPacketTableTests {
         #expect(cafLast(log, .averageBytesPerPacket) == .averageBytesPerPacket(2032.0 / 5))
         // 2032 bytes × 8 × 44100 / 5120 frames = 140017.5 → 140018.
         #expect(cafLast(log, .bitRate) == .bitRate(140_018))
-        #expect(cafLast(log, .packetTableInfo) == .packetTableInfo(
-            PacketTableInfo(numberValidFrames: 2008, primingFrames: 2112, remainderFrames: 1000)))
-        #expect(cafLast(log, .magicCookieData) == .magicCookie(
-            [0x03, 0x19, 0x00, 0x00, 0x00, 0x04, 0x11, 0x40, 0x15, 0x00, 0x00, 0x00, 0x12, 0x10]))
+        #expect(
+            cafLast(log, .packetTableInfo)
+                == .packetTableInfo(
+                    PacketTableInfo(numberValidFrames: 2008, primingFrames: 2112, remainderFrames: 1000)))
+        #expect(
+            cafLast(log, .magicCookieData)
+                == .magicCookie(
+                    [0x03, 0x19, 0x00, 0x00, 0x00, 0x04, 0x11, 0x40, 0x15, 0x00, 0x00, 0x00, 0x12, 0x10]))
         #expect(cafDiagnostics(log).isEmpty)
     }
 
     @Test func listenerOrderIsApples() {
         let log = cafVerified(Self.aacStream().bytes)
         let order = log.propertyOrder
-        #expect(order == [
-            .fileFormat, .dataFormat, .formatList, .magicCookieData, .audioDataByteCount, .audioDataPacketCount,
-            .maximumPacketSize, .packetSizeUpperBound, .averageBytesPerPacket, .bitRate, .packetTableInfo,
-            .dataOffset, .readyToProducePackets,
-        ])
+        #expect(
+            order == [
+                .fileFormat, .dataFormat, .formatList, .magicCookieData, .audioDataByteCount, .audioDataPacketCount,
+                .maximumPacketSize, .packetSizeUpperBound, .averageBytesPerPacket, .bitRate, .packetTableInfo,
+                .dataOffset, .readyToProducePackets,
+            ])
     }
 
     @Test func variableFramesArePerPacket() throws {
@@ -185,8 +215,10 @@ struct CAFPacketTableTests {
         try parser.parse(bytes)
         try parser.finish()
         #expect(parser.packetToFrame(2) == Translation(value: 4196, isEstimated: false))
-        #expect(parser.frameToPacket(150) == Translation(
-            value: PacketPosition(packet: 1, offsetInPacket: 50), isEstimated: false))
+        #expect(
+            parser.frameToPacket(150)
+                == Translation(
+                    value: PacketPosition(packet: 1, offsetInPacket: 50), isEstimated: false))
         #expect(parser.packetToByte(1) == Translation(value: 10, isEstimated: false))
         #expect(parser.parsedFrameCount == 4197)
     }
@@ -221,8 +253,10 @@ struct CAFPacketTableTests {
             #expect(log.packetCount == 5)
             #expect(cafDiagnostics(log).contains { $0.contains("mNumberPackets is \(count)") })
             // The gapless info is checked against the 5 packets present (5 × 1024 = 2008 + 2112 + 1000).
-            #expect(cafLast(log, .packetTableInfo) == .packetTableInfo(
-                PacketTableInfo(numberValidFrames: 2008, primingFrames: 2112, remainderFrames: 1000)))
+            #expect(
+                cafLast(log, .packetTableInfo)
+                    == .packetTableInfo(
+                        PacketTableInfo(numberValidFrames: 2008, primingFrames: 2112, remainderFrames: 1000)))
         }
     }
 
@@ -322,7 +356,9 @@ struct CAFPacketTableTests {
         let lastPacket = log.entries.lastIndex { if case .packets = $0 { true } else { false } } ?? -1
         let info = log.entries.lastIndex { if case .property(.packetTableInfo) = $0 { true } else { false } } ?? -1
         #expect(info > lastPacket)
-        #expect(cafLast(log, .packetTableInfo) == .packetTableInfo(
-            PacketTableInfo(numberValidFrames: 80, primingFrames: 100, remainderFrames: 12)))
+        #expect(
+            cafLast(log, .packetTableInfo)
+                == .packetTableInfo(
+                    PacketTableInfo(numberValidFrames: 80, primingFrames: 100, remainderFrames: 12)))
     }
 }

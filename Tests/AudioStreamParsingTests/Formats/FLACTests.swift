@@ -114,10 +114,12 @@ struct FLACTests {
         let info = try Self.streamInfo(rate: 11025)
         let h = Self.decodeHeader([0xFF, 0xF8, 0x7D, 0x08, 0x05, 0x03, 0xE7, 0x2B, 0x11], info)
         #expect(
-            h == .valid(
-                FLACFrameHeader(
-                    isVariable: false, blockSize: 1000, sampleRate: 11025, channels: 1, bitsPerSample: 16, number: 5,
-                    length: 10)))
+            h
+                == .valid(
+                    FLACFrameHeader(
+                        isVariable: false, blockSize: 1000, sampleRate: 11025, channels: 1, bitsPerSample: 16,
+                        number: 5,
+                        length: 10)))
     }
 
     /// Code 6 (8-bit size − 1: 199 → 200) and rate code 12 (kHz: 12 → 12000); code 14 (tens of Hz:
@@ -285,7 +287,9 @@ struct FLACTests {
         }
         #expect(log.packets.map { [$0.offset, Int64($0.size)] } == expected)
         #expect(
-            log.diagnostics.contains { $0.kind == .discontinuity && $0.message.contains("frame numbers jump from 2 to 4") },
+            log.diagnostics.contains {
+                $0.kind == .discontinuity && $0.message.contains("frame numbers jump from 2 to 4")
+            },
             "\(log.diagnostics)")
     }
 

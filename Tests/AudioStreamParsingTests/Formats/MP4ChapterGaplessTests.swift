@@ -131,12 +131,14 @@ struct MP4GaplessTests {
     /// Hand-worked edit lists: movie timescale 600, media timescale 48000, 48 kHz, 10 × 1024 frames.
     @Test func handBuiltEditLists() {
         func info(_ bytes: [UInt8], media: UInt32 = 48000, total: Int64 = 10240) -> PacketTableInfo? {
-            MP4Gapless.fromEditList(bytes[...], movieTimescale: 600, mediaTimescale: media, sampleRate: 48000,
+            MP4Gapless.fromEditList(
+                bytes[...], movieTimescale: 600, mediaTimescale: media, sampleRate: 48000,
                 totalFrames: total)
         }
         // 2112 priming, 1.0 s = 600 movie units → 48000 frames: more than is left, so clamped to 8128.
-        #expect(info(Self.elst(version: 0, [(600, 2112, 1)]))
-            == PacketTableInfo(numberValidFrames: 8128, primingFrames: 2112, remainderFrames: 0))
+        #expect(
+            info(Self.elst(version: 0, [(600, 2112, 1)]))
+                == PacketTableInfo(numberValidFrames: 8128, primingFrames: 2112, remainderFrames: 0))
         // 0.1 s = 60 units → 4800 valid frames; remainder 10240 − 2112 − 4800 = 3328. Version 1 alike.
         let expected = PacketTableInfo(numberValidFrames: 4800, primingFrames: 2112, remainderFrames: 3328)
         #expect(info(Self.elst(version: 0, [(60, 2112, 1)])) == expected)
@@ -164,8 +166,9 @@ struct MP4GaplessTests {
     }
 
     @Test func iTunSMPBParsing() {
-        #expect(MP4Gapless.fromITunSMPB(" 00000000 00000840 000001CA 00000000003F31F6 00000000")
-            == PacketTableInfo(numberValidFrames: 0x3F31F6, primingFrames: 0x840, remainderFrames: 0x1CA))
+        #expect(
+            MP4Gapless.fromITunSMPB(" 00000000 00000840 000001CA 00000000003F31F6 00000000")
+                == PacketTableInfo(numberValidFrames: 0x3F31F6, primingFrames: 0x840, remainderFrames: 0x1CA))
         #expect(MP4Gapless.fromITunSMPB("00000000 00000840 000001CA") == nil)
         #expect(MP4Gapless.fromITunSMPB(" 00000000 0000084G 000001CA 00000000003F31F6") == nil)
         #expect(MP4Gapless.fromITunSMPB(" 00000000 FFFFFFFF 000001CA 00000000003F31F6") == nil)

@@ -111,7 +111,8 @@ struct MP4MetadataTests {
     /// gnre: ID3v1 genre index + 1 (17 = Rock is written as 18); trkn without a total; UTF-16 text;
     /// tmpo as a 2-byte signed integer; an unknown binary item is diagnosed.
     @Test func genreNumbersAndDataTypes() {
-        let items = Self.box("gnre", Self.data(0, [0, 18])) + Self.box("trkn", Self.data(0, [0, 0, 0, 7, 0, 0, 0, 0]))
+        let items =
+            Self.box("gnre", Self.data(0, [0, 18])) + Self.box("trkn", Self.data(0, [0, 0, 0, 7, 0, 0, 0, 0]))
             + Self.box([0xA9] + Array("ART".utf8), Self.data(2, [0x00, 0x41, 0x00, 0xE9]))
             + Self.box("tmpo", Self.data(21, [0x00, 0x60])) + Self.box("zzzz", Self.data(0, [1, 2, 3]))
         let meta = Self.box("meta", [0, 0, 0, 0] + Self.hdlr + Self.box("ilst", items))

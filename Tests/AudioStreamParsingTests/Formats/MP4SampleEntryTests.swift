@@ -154,15 +154,21 @@ struct MP4SampleEntryTests {
     /// constBytesPerAudioPacket 4, constLPCMFramesPerAudioPacket 1.
     @Test func quickTimeVersion2LPCM() throws {
         let (entry, _, _) = try Self.decode("mp4/pcm_f32le-96000-1ch.mov")
-        #expect(entry.streamDescription == .linearPCM(
-            sampleRate: 96000, channels: 1, validBits: 32, containerBits: 32, isFloat: true, isBigEndian: false))
+        #expect(
+            entry.streamDescription
+                == .linearPCM(
+                    sampleRate: 96000, channels: 1, validBits: 32, containerBits: 32, isFloat: true, isBigEndian: false)
+        )
     }
 
     /// Version 1 in24 with wave/enda 1: little-endian 24-bit.
     @Test func quickTimeIn24WithEnda() throws {
         let (entry, _, _) = try Self.decode("mp4/pcm_s24le-8000-2ch.mov")
-        #expect(entry.streamDescription == .linearPCM(
-            sampleRate: 8000, channels: 2, validBits: 24, containerBits: 24, isFloat: false, isBigEndian: false))
+        #expect(
+            entry.streamDescription
+                == .linearPCM(
+                    sampleRate: 8000, channels: 2, validBits: 24, containerBits: 24, isFloat: false, isBigEndian: false)
+        )
     }
 
     /// ffmpeg writes a bitmap layout for mono µ-law: tag UseChannelBitmap, bitmap 4 (kAudioChannelBit_Center).
@@ -182,7 +188,8 @@ struct MP4SampleEntryTests {
     func quickTimePCMWithoutFixtures(
         _ type: String, _ bits: UInt8, _ flags: UInt32, _ bytesPerFrame: UInt32
     ) throws {
-        let fixed: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+        let fixed: [UInt8] =
+            [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
             + [0, 2, 0, bits, 0, 0, 0, 0, 0x56, 0x22, 0, 0]
         let entry = try MP4AudioSampleEntry.decode(
             Self.box(type, fixed)[...], isQuickTime: true, limits: ParserLimits())
@@ -203,7 +210,8 @@ struct MP4SampleEntryTests {
         let dcd: [UInt8] = [0x04, UInt8(13 + dsi.count), 0x40, 0x15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] + dsi
         let es: [UInt8] = [0x03, UInt8(3 + dcd.count + 3), 0, 1, 0] + dcd + [0x06, 0x01, 0x02]
         let esds = box("esds", [0, 0, 0, 0] + es)
-        let fixed: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
+        let fixed: [UInt8] =
+            [0, 0, 0, 0, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 8)
             + [0, channels, 0, 16, 0, 0, 0, 0, UInt8(rate >> 8), UInt8(rate & 0xFF), 0, 0]
         return box("mp4a", fixed + esds)
     }
@@ -224,10 +232,11 @@ struct MP4SampleEntryTests {
         let lc = StreamDescription(
             sampleRate: 24000, formatID: .mpeg4AAC, formatFlags: 2, framesPerPacket: 1024, channelsPerFrame: 2)
         #expect(entry.streamDescription == he)
-        #expect(entry.formatList == [
-            FormatListItem(streamDescription: he, channelLayoutTag: ChannelLayout.Tag.stereo),
-            FormatListItem(streamDescription: lc, channelLayoutTag: ChannelLayout.Tag.stereo),
-        ])
+        #expect(
+            entry.formatList == [
+                FormatListItem(streamDescription: he, channelLayoutTag: ChannelLayout.Tag.stereo),
+                FormatListItem(streamDescription: lc, channelLayoutTag: ChannelLayout.Tag.stereo),
+            ])
     }
 
     /// AOT 29, index 6, configuration 1, extension index 3, AOT 2, GA 000:
@@ -236,8 +245,12 @@ struct MP4SampleEntryTests {
         let entry = try MP4AudioSampleEntry.decode(
             Self.mp4aEntry(asc: [0xEB, 0x09, 0x88, 0x00], channels: 2)[...], isQuickTime: false,
             limits: ParserLimits())
-        let layers = entry.formatList.map { ($0.streamDescription.formatID, $0.streamDescription.sampleRate,
-            $0.streamDescription.channelsPerFrame, $0.streamDescription.framesPerPacket) }
+        let layers = entry.formatList.map {
+            (
+                $0.streamDescription.formatID, $0.streamDescription.sampleRate,
+                $0.streamDescription.channelsPerFrame, $0.streamDescription.framesPerPacket
+            )
+        }
         #expect(layers.map(\.0) == [.mpeg4AAC_HE_V2, .mpeg4AAC_HE, .mpeg4AAC])
         #expect(layers.map(\.1) == [48000, 48000, 24000])
         #expect(layers.map(\.2) == [2, 1, 1])
@@ -300,7 +313,8 @@ struct MP4SampleEntryTests {
         #expect(code(zeroChannels) == .invalidFile)
         #expect(code(Self.mp4aEntry(asc: [0x42, 0x10])) == .unsupportedDataFormat)  // AOT 8 (CELP)
         // QuickTime version 2 lpcm with 0xFFFFFFFF channels: refused before any frame-size arithmetic.
-        let v2: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 16, 0xFF, 0xFE, 0, 0, 0, 1, 0, 0]
+        let v2: [UInt8] =
+            [0, 0, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 16, 0xFF, 0xFE, 0, 0, 0, 1, 0, 0]
             + [0, 0, 0, 72] + [0x40, 0xE5, 0x88, 0x80, 0, 0, 0, 0] + [0xFF, 0xFF, 0xFF, 0xFF] + [0x7F, 0, 0, 0]
             + [0, 0, 0, 16] + [0, 0, 0, 0x0C] + [0, 0, 0, 4] + [0, 0, 0, 1]
         #expect(code(Self.box("lpcm", v2), quickTime: true) == .limitExceeded)

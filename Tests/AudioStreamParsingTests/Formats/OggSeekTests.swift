@@ -9,7 +9,9 @@ import Testing
 @Suite("Ogg seeking")
 struct OggSeekTests {
     /// Streams of ~40 pages of 100 ms (Fixtures/generate.sh, "ogg seeking").
-    static let fixtures = ["ogg/vorbis-44100-2ch-paged.ogg", "ogg/opus-48000-2ch-paged.opus", "ogg/flac-22050-1ch-paged.oga"]
+    static let fixtures = [
+        "ogg/vorbis-44100-2ch-paged.ogg", "ogg/opus-48000-2ch-paged.opus", "ogg/flac-22050-1ch-paged.oga",
+    ]
 
     /// The oracle's packets: page offset, size, start frame (cumulative durations) and one more start
     /// frame (the total).
@@ -121,7 +123,8 @@ struct OggSeekTests {
                     "\(context): packetToFrame(\(target + k)), oracle packet \(j + k)")
                 #expect(
                     parser.frameToPacket(ref.startFrames[j + k] + 1)
-                        == Translation(value: PacketPosition(packet: Int64(target + k), offsetInPacket: 1), isEstimated: false),
+                        == Translation(
+                            value: PacketPosition(packet: Int64(target + k), offsetInPacket: 1), isEstimated: false),
                     "\(context): frameToPacket")
             }
             let named = recorder.log.entries.contains { entry in
@@ -149,7 +152,8 @@ struct OggSeekTests {
         var placedCount = 0
         var firstOff = 0
         for target in stride(from: count / 5, to: count - 1, by: 5) {
-            let (parser, recorder) = try Self.partlyFed(input, upTo: firstAudioPage + (input.count - firstAudioPage) / 8)
+            let (parser, recorder) = try Self.partlyFed(
+                input, upTo: firstAudioPage + (input.count - firstAudioPage) / 8)
             let seen = recorder.log.indexedPackets.count
             guard target > seen else { continue }
             let seek = try parser.seek(toPacket: Int64(target))
@@ -169,7 +173,9 @@ struct OggSeekTests {
             }
             if frame.value != ref.startFrames[j] {
                 firstOff += 1
-                #expect(path.hasSuffix(".ogg"), "\(path) seek to \(target): first frame \(frame.value), oracle \(ref.startFrames[j])")
+                #expect(
+                    path.hasSuffix(".ogg"),
+                    "\(path) seek to \(target): first frame \(frame.value), oracle \(ref.startFrames[j])")
             }
         }
         #expect(placedCount > 3, "\(path): landings placed")

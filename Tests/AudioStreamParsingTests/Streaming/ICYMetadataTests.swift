@@ -77,7 +77,8 @@ struct ICYMetadataTests {
         let utf8 = ICYMetadata(parsing: Array("StreamTitle='Beyoncé – Halo';".utf8))
         #expect(utf8.streamTitle == "Beyoncé – Halo")
         // "Beyoncé" and "Motörhead" in ISO 8859-1: é = 0xE9, ö = 0xF6.
-        let latin1: [UInt8] = Array("StreamTitle='Beyonc".utf8) + [0xE9] + Array(" & Mot".utf8) + [0xF6]
+        let latin1: [UInt8] =
+            Array("StreamTitle='Beyonc".utf8) + [0xE9] + Array(" & Mot".utf8) + [0xF6]
             + Array("rhead';".utf8)
         #expect(ICYMetadata(parsing: latin1).streamTitle == "Beyoncé & Motörhead")
     }

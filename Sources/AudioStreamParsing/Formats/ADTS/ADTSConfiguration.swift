@@ -27,12 +27,15 @@ struct ADTSConfiguration: Hashable {
         if header.channelConfiguration == 0 {
             pce = ProgramConfigElement.find(inRawDataBlock: firstRawDataBlock)
             if pce == nil {
-                problem = "channel_configuration 0 but the first raw data block does not start with a "
+                problem =
+                    "channel_configuration 0 but the first raw data block does not start with a "
                     + "program_config_element; channel count unknown"
-            } else if let pce, pce.samplingFrequencyIndex != header.samplingFrequencyIndex
-                || pce.objectType != header.profile
+            } else if let pce,
+                pce.samplingFrequencyIndex != header.samplingFrequencyIndex
+                    || pce.objectType != header.profile
             {
-                problem = "the program_config_element's object type or sampling frequency index differs "
+                problem =
+                    "the program_config_element's object type or sampling frequency index differs "
                     + "from the header's; the header's are used"
             }
         }

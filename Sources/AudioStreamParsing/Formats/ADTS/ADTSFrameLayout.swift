@@ -64,7 +64,8 @@ struct ADTSFrameLayout: Equatable {
         var starts = [first]
         for i in 1..<count {
             // Safe: the bytes were read above (crcOffset covers every position field).
-            let position = Int(protected[ADTSHeader.fixedSize + 2 * (i - 1)]) << 8
+            let position =
+                Int(protected[ADTSHeader.fixedSize + 2 * (i - 1)]) << 8
                 | Int(protected[ADTSHeader.fixedSize + 2 * (i - 1) + 1])
             starts.append(first + position)
         }

@@ -51,7 +51,9 @@ enum ADTSFastHeader {
         (word >> UInt64(64 - offset - width)) & ((1 << UInt64(width)) - 1)
     }
 
-    static func mask(_ offset: Int, _ width: Int) -> UInt64 { ((1 << UInt64(width)) - 1) << UInt64(64 - offset - width) }
+    static func mask(_ offset: Int, _ width: Int) -> UInt64 {
+        ((1 << UInt64(width)) - 1) << UInt64(64 - offset - width)
+    }
 
     /// syncword, ID, layer, profile, sampling_frequency_index, channel_configuration.
     static let fixedMask: UInt64 = mask(0, 12) | mask(12, 1) | mask(13, 2) | mask(16, 2) | mask(18, 4) | mask(23, 3)

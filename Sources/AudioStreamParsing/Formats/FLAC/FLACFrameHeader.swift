@@ -122,8 +122,9 @@ struct FLACFrameHeader: Hashable, Sendable {
             rate = (UInt32(hi) << 8 | UInt32(lo)) * (rateCode == 14 ? 10 : 1)
             i += 2
         default:
-            rate = [0, 88_200, 176_400, 192_000, 8_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000][
-                Int(rateCode)]
+            rate =
+                [0, 88_200, 176_400, 192_000, 8_000, 16_000, 22_050, 24_000, 32_000, 44_100, 48_000, 96_000][
+                    Int(rateCode)]
         }
         guard let crc = byte(i) else { return .needMoreData(i + 1) }
         var computed: UInt8 = 0

@@ -65,7 +65,9 @@ struct FLACMetadataBlockHeader: Hashable, Sendable {
 
     /// The 4 header bytes (`length` is truncated to 24 bits).
     var bytes: [UInt8] {
-        [(isLast ? 0x80 : 0) | type.rawValue & 0x7F, UInt8(truncatingIfNeeded: length >> 16),
-         UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
+        [
+            (isLast ? 0x80 : 0) | type.rawValue & 0x7F, UInt8(truncatingIfNeeded: length >> 16),
+            UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+        ]
     }
 }

@@ -119,6 +119,7 @@ struct OggFrameEstimator: Sendable {
         guard span < 9e18 else { return nil }
         let (start, o2) = baseFrame.addingReportingOverflow(Int64(span))
         guard !o2 else { return nil }
-        return Translation(value: PacketPosition(packet: packet, offsetInPacket: max(0, frame - start)), isEstimated: true)
+        return Translation(
+            value: PacketPosition(packet: packet, offsetInPacket: max(0, frame - start)), isEstimated: true)
     }
 }
