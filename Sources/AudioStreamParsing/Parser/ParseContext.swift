@@ -76,11 +76,6 @@ struct ParseContext {
         AudioStreamError(code, at: offset ?? window.position, format: fileType, structure.message(text))
     }
 
-    /// Reports a recoverable oddity.
-    mutating func diagnose(at offset: Int64? = nil, _ message: String) {
-        diagnose(.other, at: offset, message)
-    }
-
     /// Reports a recoverable oddity of `kind` with a message already prefixed.
     mutating func diagnose(_ kind: ParserDiagnostic.Kind, at offset: Int64? = nil, _ message: String) {
         closeRun()

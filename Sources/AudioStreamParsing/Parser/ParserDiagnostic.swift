@@ -51,7 +51,10 @@ public struct ParserDiagnostic: Hashable, Sendable, CustomStringConvertible {
         public static let positionCorrected = Self("positionCorrected")
         /// A valid feature this library does not support was ignored.
         public static let unsupportedFeature = Self("unsupportedFeature")
-        /// Anything else.
+        /// None of the kinds above. The library classifies every diagnostic it reports and never
+        /// reports this kind; it stays for source compatibility (a diagnostic created with
+        /// ``ParserDiagnostic/init(_:at:_:)`` without a kind) and for programs to map kinds they do
+        /// not know to.
         public static let other = Self("other")
 
         /// Every kind, for tables and tests.
@@ -72,7 +75,7 @@ public struct ParserDiagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A fixed explanation prefixed with the format and chunk or box.
     public var message: String
 
-    /// Creates a diagnostic.
+    /// Creates a diagnostic (of kind ``Kind/other`` when no kind is given, as before kinds existed).
     public init(_ kind: Kind = .other, at byteOffset: Int64, _ message: String) {
         self.kind = kind
         self.byteOffset = byteOffset

@@ -57,7 +57,7 @@ struct ElementTreeTests {
     @Test func uuidBoxExtendedTypeIsTheBodysFirstSixteenBytes() throws {
         let userType = (0..<16).map { UInt8($0) }
         let bytes = MP4Build.box("uuid", userType + [0xAA])
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let boxes = try MP4BoxTree.children(
             bytes[...], in: 0..<bytes.count, parent: "test", depth: 1, limits: ParserLimits(), notes: &notes)
         let uuid = try #require(boxes.first)

@@ -170,7 +170,7 @@ struct MP4ContainerTests {
     }
 
     @Test func childEndingPastItsParentIsInvalid() throws {
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let parent = MP4Build.box("udta", MP4Build.u32(100) + MP4Build.code("free"))
         #expect(throws: StructureError.self) {
             _ = try MP4BoxTree.children(
@@ -180,7 +180,7 @@ struct MP4ContainerTests {
     }
 
     @Test func childOfSizeZeroRunsToTheEndOfItsParent() throws {
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let parent = MP4Build.box("udta", MP4Build.u32(0) + MP4Build.code("free") + [1, 2, 3])
         let children = try MP4BoxTree.children(
             parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), notes: &notes)
@@ -189,7 +189,7 @@ struct MP4ContainerTests {
     }
 
     @Test func quickTimeZeroTerminatorIsIgnored() throws {
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let parent = MP4Build.box("udta", MP4Build.box("free", []) + [0, 0, 0, 0])
         let children = try MP4BoxTree.children(
             parent[...], in: 8..<parent.count, parent: "udta", depth: 1, limits: ParserLimits(), notes: &notes)
@@ -198,7 +198,7 @@ struct MP4ContainerTests {
     }
 
     @Test func nestingBeyondTheLimitIsLimitExceeded() {
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let parent = MP4Build.box("udta", [])
         var limits = ParserLimits()
         limits.maxNestingDepth = 2
@@ -254,7 +254,7 @@ struct MP4ContainerTests {
     }
 
     private func decodeTables(_ boxes: [UInt8]) throws(StructureError) -> MP4SampleList {
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         let stbl = MP4Build.box("stbl", boxes)
         let children = try MP4BoxTree.children(
             stbl[...], in: 8..<stbl.count, parent: "stbl", depth: 1, limits: ParserLimits(), notes: &notes)
@@ -276,7 +276,7 @@ struct MP4ContainerTests {
         let trafB = MP4Build.box("traf", MP4Build.full("tfhd", MP4Build.u32(1)) + trunB)
         let moof = MP4Build.box("moof", trafA + trafB)
         var list = MP4SampleList()
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         try MP4MovieFragment.decode(
             moof[...], moofOffset: 5000, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),
             notes: &notes)
@@ -291,7 +291,7 @@ struct MP4ContainerTests {
         let moof = MP4Build.box(
             "moof", MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1)) + trun))
         var list = MP4SampleList()
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         #expect(throws: StructureError.self) {
             try MP4MovieFragment.decode(
                 moof[...], moofOffset: 0, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),
@@ -305,7 +305,7 @@ struct MP4ContainerTests {
             "moof",
             MP4Build.box("traf", MP4Build.full("tfhd", flags: 0x20010, MP4Build.u32(1) + MP4Build.u32(4)) + trun))
         var list = MP4SampleList()
-        var notes: [ElementNote] = []
+        var notes: [DiagnosticNote] = []
         do {
             try MP4MovieFragment.decode(
                 moof[...], moofOffset: 0, trackID: 1, trackExtends: nil, into: &list, limits: ParserLimits(),

@@ -102,7 +102,7 @@ enum FuzzCodecHeaders {
                 _ = try? WAVEStreamFormat(fmt, endianness: flag ? .big : .little)
             }
         case 20:
-            var notes: [ChunkNote] = []
+            var notes: [DiagnosticNote] = []
             if let comm = try? CommonChunk.decode(body, isAIFC: flag, notes: &notes) {
                 _ = try? comm.audioFormat(limits: limits)
             }

@@ -81,7 +81,7 @@ struct FLACPictureTests {
         var fromComments = 0
         for (fixture, framing, bytes, _) in try VorbisCommentTests.realBlocks() {
             let comment = try VorbisComment.decode(bytes[...], framing: framing)
-            #expect(comment.diagnostics.isEmpty, "\(fixture)")
+            #expect(comment.notes.isEmpty, "\(fixture)")
             for art in comment.metadata.artwork {
                 #expect(Self.signatureMatches(art), "\(fixture)")
                 fromComments += 1

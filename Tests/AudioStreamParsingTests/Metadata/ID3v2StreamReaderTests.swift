@@ -9,7 +9,8 @@ import Testing
 struct StreamReaderRun {
     var tag: ID3v2Tag?
     var notATag = false
-    var diagnostics: [String] = []
+    /// The diagnostics reported, as notes (kind and message).
+    var diagnostics: [DiagnosticNote] = []
     /// Bytes of the input consumed or skipped when the reader finished.
     var position: Int64 = 0
     /// The largest `.needMoreData(atLeast:)`.
@@ -66,7 +67,7 @@ struct StreamReaderRun {
             }
         }
         for event in context.takeEvents() {
-            if case .diagnostic(let d) = event { diagnostics.append(d.message) }
+            if case .diagnostic(let d) = event { diagnostics.append(DiagnosticNote(d.kind, d.message)) }
         }
     }
 
@@ -110,8 +111,8 @@ struct ID3v2StreamReaderTests {
                 #expect(run.tag?.metadata == expected.metadata, "tag \(index), chunks \(chunks.prefix(3))")
                 #expect(run.tag?.byteCount == expected.byteCount, "tag \(index)")
                 #expect(run.position == Int64(expected.byteCount), "tag \(index)")
-                #expect(run.diagnostics == expected.diagnostics, "tag \(index)")
-                #expect(run.tag?.diagnostics == expected.diagnostics, "tag \(index)")
+                #expect(run.diagnostics == expected.notes, "tag \(index)")
+                #expect(run.tag?.notes == expected.notes, "tag \(index)")
             }
         }
     }
@@ -133,7 +134,9 @@ struct ID3v2StreamReaderTests {
             #expect(run.position == Int64(bytes.count))
             #expect(
                 run.diagnostics == [
-                    "id3v2 (APIC): frame of \(picture.count + 14) bytes exceeds maxArtworkBytes; skipped unread"
+                    DiagnosticNote(
+                        .limitExceeded,
+                        "id3v2 (APIC): frame of \(picture.count + 14) bytes exceeds maxArtworkBytes; skipped unread")
                 ])
         }
         // Within the limit, the picture is read in any chunking.
@@ -159,7 +162,9 @@ struct ID3v2StreamReaderTests {
         #expect(skipped.position == Int64(bytes.count))
         #expect(
             skipped.diagnostics == [
-                "id3v2: unsynchronised ID3v2.3.0 tag of \(bytes.count) bytes exceeds maxTagBytes; skipped unread"
+                DiagnosticNote(
+                    .limitExceeded,
+                    "id3v2: unsynchronised ID3v2.3.0 tag of \(bytes.count) bytes exceeds maxTagBytes; skipped unread")
             ])
     }
 
@@ -168,7 +173,7 @@ struct ID3v2StreamReaderTests {
         let bytes = B.tag(4, B.frame24("TIT2", B.latin1Text("Kept")) + B.frame24("TPE1", B.latin1Text("Lost")))
         let run = StreamReaderRun(Array(bytes.dropLast(2)), chunks: [1, 1, 1])
         #expect(run.tag?.metadata.info == [InfoKey.title: "Kept"])
-        #expect(run.diagnostics == ["id3v2: stream ends 25 bytes into a tag of 40 bytes"])
+        #expect(run.diagnostics == [DiagnosticNote(.truncated, "id3v2: stream ends 25 bytes into a tag of 40 bytes")])
         let headerOnly = StreamReaderRun(Array(bytes.prefix(6)), chunks: [])
         #expect(headerOnly.tag == nil)
         #expect(!headerOnly.notATag)

@@ -28,7 +28,7 @@ struct ID3v2TagTests {
         let tag = try Self.parse(B.tag(3, flags: 0x80, unsynced))
         #expect(tag.metadata.info[InfoKey.title] == "ÿàÿ")
         #expect(tag.metadata.artwork == [AudioMetadata.Artwork(mimeType: "image/jpeg", pictureType: 3, data: picture)])
-        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.notes.isEmpty)
     }
 
     @Test("2.2 tag-level unsynchronisation with a PIC frame")
@@ -72,7 +72,7 @@ struct ID3v2TagTests {
         // A 2.4 extended header size below 6 is invalid: no frames.
         let bad = try Self.parse(B.tag(4, flags: 0x40, B.syncsafe(3) + [1, 0] + frames24))
         #expect(bad.metadata.isEmpty)
-        #expect(bad.diagnostics == ["id3v2: invalid extended header; frames not read"])
+        #expect(bad.notes == [DiagnosticNote(.damagedMetadata, "id3v2: invalid extended header; frames not read")])
     }
 
     @Test("2.4 footer: the tag's byte count includes it; a missing footer is reported")
@@ -83,11 +83,14 @@ struct ID3v2TagTests {
         #expect(tag.byteCount == 10 + body.count + 10)
         #expect(tag.byteCount == bytes.count)
         #expect(tag.metadata.info[InfoKey.title] == "F")
-        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.notes.isEmpty)
         let noFooter = B.tag(4, flags: 0x10, body) + [UInt8](repeating: 0x55, count: 10)
         let broken = try Self.parse(noFooter)
         #expect(broken.byteCount == 10 + body.count)
-        #expect(broken.diagnostics == ["id3v2: footer flag set but no '3DI' footer follows the tag"])
+        #expect(
+            broken.notes == [
+                DiagnosticNote(.damagedMetadata, "id3v2: footer flag set but no '3DI' footer follows the tag")
+            ])
     }
 
     @Test("consecutive tags: each one's byteCount leads to the next")
@@ -119,7 +122,7 @@ struct ID3v2TagTests {
         #expect(tag.metadata.tags.map(\.key) == ["TIT2", "TPE1", "TALB", "TCOM"])
         #expect(tag.metadata.info[InfoKey.title] == long)
         #expect(tag.metadata.info[InfoKey.composer]?.count == 128)
-        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.notes.isEmpty)
     }
 
     @Test("2.4 syncsafe sizes that also read as a valid plain size keep the syncsafe reading")
@@ -175,7 +178,7 @@ struct ID3v2TagTests {
                 B.frame23("TYER", B.latin1Text("1999")) + B.frame23("TDAT", B.latin1Text("3112"))
                     + B.frame23("TIT2", B.text(7, B.latin1("?")))))
         #expect(tag.metadata.info == [InfoKey.year: "1999", InfoKey.recordedDate: "1999-12-31"])
-        #expect(tag.diagnostics == ["id3v2 (TIT2): unknown text encoding 7; frame ignored"])
+        #expect(tag.notes == [DiagnosticNote(.damagedMetadata, "id3v2 (TIT2): unknown text encoding 7; frame ignored")])
     }
 
     @Test(
@@ -256,7 +259,11 @@ struct ID3v2TagTests {
         let limited = try Self.parse(bytes, limits: ParserLimits(maxArtworkBytes: 1000))
         #expect(limited.metadata.artwork.map(\.data) == [small])
         #expect(limited.metadata.info[InfoKey.title] == "After")
-        #expect(limited.diagnostics == ["id3v2 (APIC): picture of 3000 bytes exceeds maxArtworkBytes (1000); skipped"])
+        #expect(
+            limited.notes == [
+                DiagnosticNote(
+                    .limitExceeded, "id3v2 (APIC): picture of 3000 bytes exceeds maxArtworkBytes (1000); skipped")
+            ])
 
         // Frame bodies over maxArtworkBytes + 4096 are not even read.
         let huge = B.jpeg(10_000)
@@ -267,8 +274,10 @@ struct ID3v2TagTests {
         #expect(hugeTag.metadata.artwork.isEmpty)
         #expect(hugeTag.metadata.info[InfoKey.title] == "T")
         #expect(
-            hugeTag.diagnostics == [
-                "id3v2 (APIC): frame of \(huge.count + 14) bytes exceeds maxArtworkBytes; skipped unread"
+            hugeTag.notes == [
+                DiagnosticNote(
+                    .limitExceeded,
+                    "id3v2 (APIC): frame of \(huge.count + 14) bytes exceeds maxArtworkBytes; skipped unread")
             ])
     }
 
@@ -285,7 +294,10 @@ struct ID3v2TagTests {
                     + B.frame23("APIC", B.apic(mime: "-->", type: 3, B.latin1("http://example.org/c.jpg")))))
         #expect(tag.metadata.artwork.map(\.mimeType) == ["image/png", "image/jpeg"])
         #expect(Self.raw(tag)["APIC"] == "--> http://example.org/c.jpg")
-        #expect(tag.diagnostics == ["id3v2 (APIC): picture is a link, not an image; kept as a raw tag"])
+        #expect(
+            tag.notes == [
+                DiagnosticNote(.unsupportedFeature, "id3v2 (APIC): picture is a link, not an image; kept as a raw tag")
+            ])
     }
 
     // MARK: Chapters
@@ -309,7 +321,7 @@ struct ID3v2TagTests {
                 AudioMetadata.Chapter(title: "ch1", startSeconds: 10, endSeconds: 20),
                 AudioMetadata.Chapter(title: "Thïrd", startSeconds: 20, endSeconds: 30.5),
             ])
-        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.notes.isEmpty)
     }
 
     @Test("CHAP (2.3) with equal starts follows the CTOC order")
@@ -335,9 +347,12 @@ struct ID3v2TagTests {
         #expect(tag23.metadata.tags.map { "\($0.key)=\($0.value)" } == ["TIT2=0000000a789c", "TPE1=8041", "TALB=G"])
         #expect(tag23.metadata.info == [InfoKey.album: "G"])
         #expect(
-            tag23.diagnostics == [
-                "id3v2 (TIT2): compressed (zlib) frame of 6 bytes kept raw (hex), not decoded",
-                "id3v2 (TPE1): encrypted frame of 2 bytes kept raw (hex), not decoded",
+            tag23.notes == [
+                DiagnosticNote(
+                    .unsupportedFeature,
+                    "id3v2 (TIT2): compressed (zlib) frame of 6 bytes kept raw (hex), not decoded"),
+                DiagnosticNote(
+                    .unsupportedFeature, "id3v2 (TPE1): encrypted frame of 2 bytes kept raw (hex), not decoded"),
             ])
         let tag24 = try Self.parse(
             B.tag(
@@ -345,14 +360,18 @@ struct ID3v2TagTests {
                 B.frame24("TIT2", B.syncsafe(10) + [0x78, 0x9C], format: 0x09)
                     + B.frame24("TALB", [0x07] + B.text(3, B.utf8("G")), format: 0x40)))
         #expect(tag24.metadata.tags.map { "\($0.key)=\($0.value)" } == ["TIT2=0000000a789c", "TALB=G"])
-        #expect(tag24.diagnostics.count == 1)
+        #expect(tag24.notes.map(\.kind) == [.unsupportedFeature])
     }
 
     @Test("a compressed 2.2 tag is ignored; a frame over maxTagBytes is skipped and the next one read")
     func tagLevelLimits() throws {
         let compressed = try Self.parse(B.tag(2, flags: 0x40, B.frame22("TT2", B.latin1Text("A"))))
         #expect(compressed.metadata.isEmpty)
-        #expect(compressed.diagnostics == ["id3v2: ID3v2.2.0 tag is compressed (no scheme was defined); ignored"])
+        #expect(
+            compressed.notes == [
+                DiagnosticNote(
+                    .unsupportedFeature, "id3v2: ID3v2.2.0 tag is compressed (no scheme was defined); ignored")
+            ])
         let tag = try Self.parse(
             B.tag(
                 3,
@@ -360,7 +379,10 @@ struct ID3v2TagTests {
                     + B.frame23("TIT2", B.latin1Text("T"))),
             limits: ParserLimits(maxTagBytes: 100))
         #expect(tag.metadata.tags.map(\.key) == ["TIT2"])
-        #expect(tag.diagnostics == ["id3v2 (TXXX): frame of 205 bytes exceeds maxTagBytes; skipped unread"])
+        #expect(
+            tag.notes == [
+                DiagnosticNote(.limitExceeded, "id3v2 (TXXX): frame of 205 bytes exceeds maxTagBytes; skipped unread")
+            ])
     }
 
     @Test("a frame overrunning the tag, garbage after the frames, a truncated tag: reported, earlier frames kept")
@@ -369,17 +391,25 @@ struct ID3v2TagTests {
             B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.frame23("TPE1", B.latin1Text("B"), size: 500)))
         #expect(overrun.metadata.info == [InfoKey.title: "A"])
         #expect(
-            overrun.diagnostics == [
-                "id3v2 (TPE1): frame of 500 bytes overruns the tag (2 left); the rest of the tag is ignored"
+            overrun.notes == [
+                DiagnosticNote(
+                    .damagedMetadata,
+                    "id3v2 (TPE1): frame of 500 bytes overruns the tag (2 left); the rest of the tag is ignored")
             ])
         let garbage = try Self.parse(B.tag(3, B.frame23("TIT2", B.latin1Text("A")) + B.latin1("xyz!garbage")))
         #expect(
-            garbage.diagnostics == ["id3v2: 'xyz!' is not a frame ID at offset 12 of the tag body; the rest is ignored"]
-        )
+            garbage.notes == [
+                DiagnosticNote(
+                    .damagedMetadata,
+                    "id3v2: 'xyz!' is not a frame ID at offset 12 of the tag body; the rest is ignored")
+            ])
         let full = B.tag(4, B.frame24("TIT2", B.latin1Text("A")) + B.frame24("TPE1", B.latin1Text("B")))
         let cut = try Self.parse(Array(full.dropLast(1)))
         #expect(cut.metadata.info == [InfoKey.title: "A"])
-        #expect(cut.diagnostics.first == "id3v2: tag declares 24 bytes after its header but only 23 are present")
+        #expect(
+            cut.notes.first
+                == DiagnosticNote(
+                    .damagedMetadata, "id3v2: tag declares 24 bytes after its header but only 23 are present"))
     }
 
     @Test("not a tag: nil")

@@ -50,7 +50,7 @@ struct TagFixtureTests {
     /// which must agree; the first MPEG frame must follow the tag.
     static func leadingTag(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws -> ID3v2Tag {
         let tag = try #require(ID3v2Tag.parse(bytes), sourceLocation: sourceLocation)
-        #expect(tag.diagnostics == [], sourceLocation: sourceLocation)
+        #expect(tag.notes == [], sourceLocation: sourceLocation)
         #expect(
             bytes.count > tag.byteCount + 1 && bytes[tag.byteCount] == 0xFF && bytes[tag.byteCount + 1] & 0xE0 == 0xE0,
             "an MPEG sync word follows the tag", sourceLocation: sourceLocation)
@@ -240,7 +240,7 @@ struct TagFixtureTests {
         #expect(ape.header.version == 2000)
         #expect(ape.header.hasHeader)
         #expect(ape.header.itemCount == 8)
-        #expect(ape.diagnostics == [])
+        #expect(ape.notes == [])
         #expect(
             ape.metadata.info == [
                 InfoKey.title: "APE Tïtle", InfoKey.artist: "APE Artist", InfoKey.album: "APE Album",

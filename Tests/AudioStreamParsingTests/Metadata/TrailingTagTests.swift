@@ -81,7 +81,7 @@ struct TrailingTagTests {
             #expect(tag.header.itemCount == 14)
             #expect(tag.header.hasHeader == header)
             #expect(tag.header.totalByteCount == bytes.count)
-            #expect(tag.diagnostics.isEmpty)
+            #expect(tag.notes.isEmpty)
             #expect(
                 tag.metadata.info == [
                     InfoKey.title: "Tïtle", InfoKey.artist: "One; Two", InfoKey.album: "Al", InfoKey.year: "2002",
@@ -111,6 +111,14 @@ struct TrailingTagTests {
         let tag = try #require(
             APEv2Tag.parse(B.ape([B.apeItem("Title", B.utf8("Old"), kind: 1)], header: false, version: 1000)))
         #expect(tag.metadata.info == [InfoKey.title: "Old"])
+        #expect(tag.notes.isEmpty)
+    }
+
+    @Test("APE: an unknown version is read as APEv2, with an unsupportedFeature diagnostic")
+    func apeUnknownVersion() throws {
+        let tag = try #require(APEv2Tag.parse(B.ape([B.apeItem("Title", B.utf8("New"))], header: true, version: 3000)))
+        #expect(tag.metadata.info == [InfoKey.title: "New"])
+        #expect(tag.notes == [DiagnosticNote(.unsupportedFeature, "ape: unknown version 3000; read as APEv2")])
     }
 
     @Test("APE bounds: sizes and counts checked against the tag; over the limits; never traps")
@@ -121,25 +129,39 @@ struct TrailingTagTests {
         overrun.replaceSubrange(15..<19, with: B.le32(0x7FFF_FFFF))  // item 2 starts at 4 + 4 + 6 + 1 = 15
         let o = try #require(APEv2Tag.parse(overrun))
         #expect(o.metadata.info == [InfoKey.title: "A"])
-        #expect(o.diagnostics == ["ape: item 'Artist' of 2147483647 bytes overruns the tag; the rest is ignored"])
+        #expect(
+            o.notes == [
+                DiagnosticNote(
+                    .damagedMetadata, "ape: item 'Artist' of 2147483647 bytes overruns the tag; the rest is ignored")
+            ])
         // A count far above what fits.
         var counted = B.ape([B.apeItem("Title", B.utf8("A"))], header: false)
         counted.replaceSubrange((counted.count - 16)..<(counted.count - 12), with: B.le32(1_000_000))
         let c = try #require(APEv2Tag.parse(counted))
         #expect(c.metadata.info == [InfoKey.title: "A"])
-        #expect(c.diagnostics.count == 2)
+        #expect(
+            c.notes.map(\.message) == [
+                "ape: 1000000 items cannot fit in \(counted.count - 32) bytes; reading what fits",
+                "ape: tag ends after 1 of 1000000 items",
+            ])
+        #expect(c.notes.map(\.kind) == [.damagedMetadata, .damagedMetadata])
         // A tag size larger than the bytes given.
         var sized = B.ape([B.apeItem("Title", B.utf8("A"))], header: false)
         sized.replaceSubrange((sized.count - 20)..<(sized.count - 16), with: B.le32(0xFFFF_FFF0))
         let s = try #require(APEv2Tag.parse(sized))
         #expect(s.metadata.isEmpty)
+        #expect(s.notes.map(\.kind) == [.damagedMetadata])
         // Limits.
         let limited = try #require(APEv2Tag.parse(good, limits: ParserLimits(maxTagBytes: 100)))
         #expect(limited.metadata.isEmpty)
+        #expect(limited.notes.map(\.kind) == [.limitExceeded])
         let noArt = try #require(APEv2Tag.parse(good, limits: ParserLimits(maxArtworkBytes: 5)))
         #expect(noArt.metadata.artwork.count == 1)
         #expect(
-            noArt.diagnostics == ["ape (Cover Art (Front)): picture of 7 bytes exceeds maxArtworkBytes (5); skipped"])
+            noArt.notes == [
+                DiagnosticNote(
+                    .limitExceeded, "ape (Cover Art (Front)): picture of 7 bytes exceeds maxArtworkBytes (5); skipped")
+            ])
         #expect(APEv2Tag.parse(Array("APETAGEX".utf8)) == nil)
         // Every truncation from the front and the back, and mutations.
         for n in 0...good.count {

@@ -66,7 +66,7 @@ struct VorbisCommentTests {
         var compared = 0
         for (fixture, framing, bytes, tags) in try Self.realBlocks() {
             let comment = try VorbisComment.decode(bytes[...], framing: framing)
-            #expect(comment.diagnostics.isEmpty, "\(fixture): \(comment.diagnostics)")
+            #expect(comment.notes.isEmpty, "\(fixture): \(comment.notes)")
             #expect(!comment.vendor.isEmpty)
             guard let tags else { continue }
             // FFmpeg turns CHAPTERxxx into chapters and pictures into streams; the rest are tags.
@@ -96,7 +96,7 @@ struct VorbisCommentTests {
                 do {
                     let comment = try VorbisComment.decode(bytes[..<length], framing: framing)
                     if framing != .flacBlock || length < bytes.count {
-                        #expect(!comment.diagnostics.isEmpty || comment.declaredCount == 0 || framing == .opusTags)
+                        #expect(!comment.notes.isEmpty || comment.declaredCount == 0 || framing == .opusTags)
                     }
                 } catch {
                     #expect(error.code == .invalidFile)
@@ -132,7 +132,7 @@ struct VorbisCommentTests {
             #expect(comment.metadata.info[InfoKey.title] == "Song")
             #expect(comment.metadata.info[InfoKey.artist] == "Someone")
             #expect(comment.metadata.tags.map(\.key) == ["TITLE", "artist"])
-            #expect(comment.diagnostics.isEmpty)
+            #expect(comment.notes.isEmpty)
         }
         #expect(throws: StructureError.self) { try VorbisComment.decode(Self.list(fields)[...], framing: .opusTags) }
         #expect(throws: StructureError.self) {
@@ -194,7 +194,11 @@ struct VorbisCommentTests {
         #expect(chapters.map(\.startSeconds) == [0, 90.25, 3600])
         #expect(chapters.map(\.endSeconds) == [90.25, 3600, nil])
         #expect(comment.metadata.tags.count == 7)
-        #expect(comment.diagnostics.count == 1)
+        #expect(
+            comment.notes == [
+                DiagnosticNote(
+                    .damagedMetadata, "flac (VORBIS_COMMENT): CHAPTER004 time 'bad' is not HH:MM:SS.fff; skipped")
+            ])
         #expect(VorbisCommentMetadataBuilder.chapterTime("00:60:00") == nil)
         #expect(VorbisCommentMetadataBuilder.chapterTime("1:02:03.5") == 3723.5)
     }
@@ -218,7 +222,7 @@ struct VorbisCommentTests {
         let comment = try VorbisComment.decode(Self.list(["TITLE=x", field])[...], framing: .flacBlock)
         #expect(comment.metadata.artwork == [AudioMetadata.Artwork(mimeType: "image/png", pictureType: 3, data: png)])
         #expect(comment.metadata.tags.map(\.key) == ["TITLE"])
-        #expect(comment.diagnostics.isEmpty)
+        #expect(comment.notes.isEmpty)
     }
 
     @Test("legacy COVERART with COVERARTMIME becomes artwork of type 0")
@@ -236,13 +240,30 @@ struct VorbisCommentTests {
         limits.maxArtworkBytes = 1000
         let big = try VorbisComment.decode(
             Self.list(["METADATA_BLOCK_PICTURE=" + Self.base64(block)])[...], framing: .flacBlock, limits: limits)
-        #expect(big.metadata.artwork.isEmpty && big.diagnostics.count == 1)
+        #expect(big.metadata.artwork.isEmpty && big.notes.map(\.kind) == [.limitExceeded])
         limits.maxTagBytes = 10
         let huge = try VorbisComment.decode(
             Self.list(["METADATA_BLOCK_PICTURE=" + Self.base64(block)])[...], framing: .flacBlock, limits: limits)
-        #expect(huge.metadata.artwork.isEmpty && huge.diagnostics.count == 1)
+        #expect(huge.metadata.artwork.isEmpty && huge.notes.map(\.kind) == [.limitExceeded])
         let bad = try VorbisComment.decode(Self.list(["METADATA_BLOCK_PICTURE=ab$d"])[...], framing: .flacBlock)
-        #expect(bad.metadata.artwork.isEmpty && bad.diagnostics.count == 1)
+        #expect(
+            bad.metadata.artwork.isEmpty
+                && bad.notes == [
+                    DiagnosticNote(
+                        .damagedMetadata, "flac (VORBIS_COMMENT): METADATA_BLOCK_PICTURE is not valid base64; skipped")
+                ])
+    }
+
+    @Test("a METADATA_BLOCK_PICTURE that is a link (MIME type -->) is skipped as an unsupported feature")
+    func pictureLink() throws {
+        let link = Self.pictureBlock(mime: "-->", data: Array("http://example.org/cover.png".utf8))
+        let comment = try VorbisComment.decode(
+            Self.list(["METADATA_BLOCK_PICTURE=" + Self.base64(link)])[...], framing: .flacBlock)
+        #expect(comment.metadata.artwork.isEmpty)
+        #expect(comment.notes.map(\.kind) == [.unsupportedFeature])
+        #expect(
+            comment.notes.first?.message.hasPrefix("flac (VORBIS_COMMENT): METADATA_BLOCK_PICTURE (comment 1): ")
+                == true)
     }
 
     @Test("text past maxTagBytes is skipped with a diagnostic, the fields before kept")
@@ -252,7 +273,7 @@ struct VorbisCommentTests {
         let comment = try VorbisComment.decode(
             Self.list(["A=12345", "B=1234567", "C=12345678901234"])[...], framing: .flacBlock, limits: limits)
         #expect(comment.metadata.tags.map(\.key) == ["A"])
-        #expect(comment.diagnostics.count == 2)
+        #expect(comment.notes.map(\.kind) == [.limitExceeded, .limitExceeded])
     }
 
     @Test("a comment overrunning the block ends the walk, keeping the ones before")
@@ -261,7 +282,7 @@ struct VorbisCommentTests {
         bytes.removeLast(3)
         let comment = try VorbisComment.decode(bytes[...], framing: .flacBlock)
         #expect(comment.metadata.tags.map(\.key) == ["TITLE"])
-        #expect(comment.diagnostics.count == 1)
+        #expect(comment.notes.map(\.kind) == [.damagedMetadata])
     }
 
     @Test("a huge comment count is reported and the walk stays linear")
@@ -270,7 +291,7 @@ struct VorbisCommentTests {
         let comment = try VorbisComment.decode(Self.list(["A=1"], count: Int(UInt32.max))[...], framing: .flacBlock)
         #expect(comment.metadata.tags.count == 1)
         #expect(comment.declaredCount == UInt32.max)
-        #expect(comment.diagnostics.count == 2)  // cannot fit; ends after 1
+        #expect(comment.notes.map(\.kind) == [.damagedMetadata, .damagedMetadata])  // cannot fit; ends after 1
         #expect(ContinuousClock.now - start < .seconds(1))
     }
 
@@ -284,10 +305,17 @@ struct VorbisCommentTests {
         }
         #expect(throws: StructureError.self) { try VorbisComment.decode([][...], framing: .flacBlock) }
         let noEquals = try VorbisComment.decode(Self.list(["NOEQUALS"])[...], framing: .flacBlock)
-        #expect(noEquals.metadata.tags.isEmpty && noEquals.diagnostics.count == 1)
+        #expect(
+            noEquals.metadata.tags.isEmpty
+                && noEquals.notes == [
+                    DiagnosticNote(.damagedMetadata, "flac (VORBIS_COMMENT): comment 1 has no '='; skipped")
+                ])
         var unframed = Self.vorbisHeader(["A=b"])
         unframed[unframed.count - 1] = 0
-        #expect(try VorbisComment.decode(unframed[...], framing: .vorbisHeader).diagnostics.count == 1)
+        #expect(
+            try VorbisComment.decode(unframed[...], framing: .vorbisHeader).notes == [
+                DiagnosticNote(.damagedMetadata, "vorbis (comment): framing bit is not set")
+            ])
     }
 
     // MARK: Base64 (RFC 4648 §10 test vectors)

@@ -181,9 +181,9 @@ struct AIFFParser: FormatParser, ChunkContainerParser {
         switch role {
         case .common:
             do throws(StructureError) {
-                var notes: [ChunkNote] = []
+                var notes: [DiagnosticNote] = []
                 let chunk = try CommonChunk.decode(body, isAIFC: fileType == .aifc, notes: &notes)
-                for note in notes { context.diagnose(note.kind, at: header.offset, note.message) }
+                for note in notes { context.diagnose(note, at: header.offset) }
                 format = try chunk.audioFormat(limits: context.limits)
                 common = chunk
             } catch {
@@ -200,7 +200,7 @@ struct AIFFParser: FormatParser, ChunkContainerParser {
         case .id3:
             if let tag = ID3v2Tag.parse(body, limits: context.limits) {
                 metadata = metadata.merging(tag.metadata)
-                for message in tag.diagnostics { context.diagnose(.damagedMetadata, at: header.offset, message) }
+                for note in tag.notes { context.diagnose(note, at: header.offset) }
             } else {
                 context.diagnose(
                     .damagedMetadata, at: header.offset, AIFFContainer.structure(header.name),

@@ -52,7 +52,7 @@ struct CommonChunk: Hashable, Sendable {
     /// - Throws: `invalidFile` for a chunk shorter than 18 bytes, a compression type cut short, zero
     ///   channels, or a sample rate that is NaN, infinite, zero, negative or outside `sampleRateRange`.
     static func decode(
-        _ body: [UInt8], isAIFC: Bool, notes: inout [ChunkNote]
+        _ body: [UInt8], isAIFC: Bool, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> CommonChunk {
         var reader = ByteReader(body)
         guard body.count >= aiffByteCount,
@@ -78,7 +78,8 @@ struct CommonChunk: Hashable, Sendable {
                 let available = min(Int(count), reader.remaining)
                 if available < Int(count) {
                     notes.append(
-                        ChunkNote(.damagedMetadata, structure.message("compressionName runs past the end of the chunk"))
+                        DiagnosticNote(
+                            .damagedMetadata, structure.message("compressionName runs past the end of the chunk"))
                     )
                 }
                 name = AIFFText.decode(reader.readBytes(available) ?? [])

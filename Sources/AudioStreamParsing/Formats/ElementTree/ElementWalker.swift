@@ -115,24 +115,3 @@ struct ElementWalker {
         }
     }
 }
-
-/// A recoverable oddity that a decoder of buffered elements noticed; the format parser reports it as
-/// a diagnostic at the element's stream position (`ParseContext.diagnose(note.kind, at:, note.message)`).
-struct ElementNote: Equatable {
-    /// What kind of oddity it is.
-    var kind: ParserDiagnostic.Kind
-    /// The message, prefixed with the format and element (`Structure.message`).
-    var message: String
-
-    /// A note about `structure`.
-    init(_ kind: ParserDiagnostic.Kind, _ structure: Structure, _ text: String) {
-        self.kind = kind
-        self.message = structure.message(text)
-    }
-
-    /// A note with an already prefixed message.
-    init(_ kind: ParserDiagnostic.Kind, message: String) {
-        self.kind = kind
-        self.message = message
-    }
-}

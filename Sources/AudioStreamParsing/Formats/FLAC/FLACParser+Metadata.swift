@@ -66,7 +66,7 @@ extension FLACParser {
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             do {
                 let comment = try VorbisComment.decode(bytes[...], framing: .flacBlock, limits: context.limits)
-                for message in comment.diagnostics { context.diagnose(.damagedMetadata, at: start, message) }
+                for note in comment.notes { context.diagnose(note, at: start) }
                 metadata = metadata.merging(comment.metadata)
             } catch {
                 context.diagnose(.damagedMetadata, at: start, "\(error.reason); VORBIS_COMMENT ignored")
@@ -76,7 +76,8 @@ extension FLACParser {
             guard let bytes = body(&context) else { return .needMoreData(atLeast: length) }
             switch FLACPicture.artwork(fromBlock: bytes[...], limits: context.limits) {
             case .success(let artwork): metadata.artwork.append(artwork)
-            case .failure(let failure): context.diagnose(.damagedMetadata, at: start, failure.reason)
+            case .failure(let failure):
+                context.diagnose(DiagnosticNote(failure, whenInvalid: .damagedMetadata), at: start)
             }
             context.window.consume(length)
         case .seekTable, .cueSheet, .vorbisComment, .picture:

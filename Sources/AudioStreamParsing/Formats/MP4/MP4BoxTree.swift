@@ -20,7 +20,7 @@ enum MP4BoxTree {
     ///   that cannot be right or a child that ends past its parent.
     static func children(
         _ bytes: ArraySlice<UInt8>, in range: Range<Int>, parent: String, depth: Int, limits: ParserLimits,
-        notes: inout [ElementNote]
+        notes: inout [DiagnosticNote]
     ) throws(StructureError) -> [MP4Box] {
         var walker = ElementWalker(bytes, in: range, depth: depth, limits: limits)
         var out: [MP4Box] = []
@@ -33,7 +33,7 @@ enum MP4BoxTree {
             case .partialHeader(let tail, _):
                 if bytes[tail].contains(where: { $0 != 0 }) {
                     let text = "\(tail.count) trailing bytes that are not a box ignored"
-                    notes.append(ElementNote(.junkSkipped, .mp4(parent), text))
+                    notes.append(DiagnosticNote(.junkSkipped, .mp4(parent), text))
                 }
                 return out
             case .invalid(let fault, _):

@@ -48,7 +48,7 @@ enum MP4ItemList {
     ///   was skipped. Malformed boxes end the list where they start; what came before is kept.
     static func decode(
         meta: ArraySlice<UInt8>, limits: ParserLimits
-    ) -> (metadata: AudioMetadata, notes: [ElementNote]) {
+    ) -> (metadata: AudioMetadata, notes: [DiagnosticNote]) {
         var reader = ItemListReader(limits: limits)
         reader.read(meta: meta)
         return (reader.metadata, reader.notes)
@@ -59,7 +59,7 @@ enum MP4ItemList {
 private struct ItemListReader {
     let limits: ParserLimits
     var metadata = AudioMetadata()
-    var notes: [ElementNote] = []
+    var notes: [DiagnosticNote] = []
     /// QuickTime `keys`, 1-based.
     var keys: [String] = []
 
@@ -70,11 +70,12 @@ private struct ItemListReader {
     mutating func read(meta bytes: ArraySlice<UInt8>) {
         let meta = Structure.mp4("meta")
         guard bytes.count >= 8 else {
-            notes.append(ElementNote(.damagedMetadata, meta, "box shorter than its header"))
+            notes.append(DiagnosticNote(.damagedMetadata, meta, "box shorter than its header"))
             return
         }
         guard bytes.count <= limits.maxTagBytes else {
-            notes.append(ElementNote(.limitExceeded, meta, "\(bytes.count) bytes exceed maxTagBytes; metadata skipped"))
+            notes.append(
+                DiagnosticNote(.limitExceeded, meta, "\(bytes.count) bytes exceed maxTagBytes; metadata skipped"))
             return
         }
         let bytes = Array(bytes)
@@ -86,14 +87,14 @@ private struct ItemListReader {
         // children start with a box header whose type is printable; version/flags are 0 0 0 0 (or 0 0 0 x).
         if !MP4SoundDescription.startsWithBox(Array(bytes[0..<end]), at: bodyStart) { bodyStart += 4 }
         guard bodyStart <= end else {
-            notes.append(ElementNote(.damagedMetadata, meta, "box shorter than its header"))
+            notes.append(DiagnosticNote(.damagedMetadata, meta, "box shorter than its header"))
             return
         }
         let children: MP4ChildBoxes
         do {
             children = try MP4ChildBoxes(bytes[bodyStart..<end], parent: "meta")
         } catch {
-            notes.append(ElementNote(.damagedMetadata, message: error.reason))
+            notes.append(DiagnosticNote(.damagedMetadata, error.reason))
             return
         }
         if let keysBox = children.first(MP4Code.keys) {
@@ -102,7 +103,7 @@ private struct ItemListReader {
             notes += table.notes
         }
         guard let ilst = children.first(MP4Code.ilst) else {
-            notes.append(ElementNote(.damagedMetadata, meta, "no ilst box"))
+            notes.append(DiagnosticNote(.damagedMetadata, meta, "no ilst box"))
             return
         }
         readItems(ilst.body)
@@ -117,13 +118,14 @@ private struct ItemListReader {
             guard r.remaining >= 8, let size32 = r.peekInteger(as: UInt32.self, endianness: .big),
                 let type = r.peekInteger(at: 4, as: UInt32.self, endianness: .big)
             else {
-                notes.append(ElementNote(.junkSkipped, ilst, "\(r.remaining) trailing bytes"))
+                notes.append(DiagnosticNote(.junkSkipped, ilst, "\(r.remaining) trailing bytes"))
                 return
             }
             let size = Int(size32)
             guard size >= 8, size <= r.remaining, r.skip(8), let item = r.readBytes(size - 8) else {
                 notes.append(
-                    ElementNote(.damagedMetadata, ilst, "item size \(size) does not fit the list; the rest is skipped"))
+                    DiagnosticNote(
+                        .damagedMetadata, ilst, "item size \(size) does not fit the list; the rest is skipped"))
                 return
             }
             readItem(type: type, body: item)
@@ -145,7 +147,7 @@ private struct ItemListReader {
         do {
             children = try MP4ChildBoxes(body, parent: "ilst \(key)")
         } catch {
-            notes.append(ElementNote(.damagedMetadata, message: error.reason))
+            notes.append(DiagnosticNote(.damagedMetadata, error.reason))
             return
         }
         if type == MP4Code.freeform {
@@ -154,13 +156,13 @@ private struct ItemListReader {
             key = "----:\(mean ?? ""):\(name ?? "")"
         }
         let data = children.boxes.filter { $0.type == MP4Code.data }
-        if data.isEmpty { notes.append(ElementNote(.damagedMetadata, ilst, "item '\(key)' has no data box")) }
+        if data.isEmpty { notes.append(DiagnosticNote(.damagedMetadata, ilst, "item '\(key)' has no data box")) }
         for box in data {
             let value: MP4DataBox
             do {
                 value = try MP4DataBox.decode(box.body, key: key)
             } catch {
-                notes.append(ElementNote(.damagedMetadata, message: error.reason))
+                notes.append(DiagnosticNote(.damagedMetadata, error.reason))
                 continue
             }
             if key == "covr" {
@@ -169,7 +171,7 @@ private struct ItemListReader {
                 add(key: key, value: text)
             } else {
                 let text = "item '\(key)' has data type \(value.wellKnownType) that is not read"
-                notes.append(ElementNote(.unsupportedFeature, ilst, text))
+                notes.append(DiagnosticNote(.unsupportedFeature, ilst, text))
             }
         }
     }
@@ -196,7 +198,7 @@ private struct ItemListReader {
     mutating func addArtwork(_ value: ArraySlice<UInt8>, wellKnownType: UInt32) {
         guard value.count <= limits.maxArtworkBytes else {
             let text = "covr picture of \(value.count) bytes exceeds maxArtworkBytes; skipped"
-            notes.append(ElementNote(.limitExceeded, .mp4("ilst"), text))
+            notes.append(DiagnosticNote(.limitExceeded, .mp4("ilst"), text))
             return
         }
         let mime: String

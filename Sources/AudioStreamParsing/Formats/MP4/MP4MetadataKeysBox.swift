@@ -15,7 +15,7 @@ struct MP4MetadataKeysBox: Equatable {
     /// The key names, in table order (index 0 is key 1).
     var keys: [String]
     /// A table cut short (the keys before the cut are kept).
-    var notes: [ElementNote]
+    var notes: [DiagnosticNote]
 
     /// Decodes a `keys` body. Never fails: a body without a count gives no keys; an entry that does not
     /// fit ends the table with a `damagedMetadata` note.
@@ -27,7 +27,7 @@ struct MP4MetadataKeysBox: Equatable {
             guard let size = r.readInteger(as: UInt32.self, endianness: .big), size >= 8, r.readFourCC() != nil,
                 let name = r.readBytes(Int(size) - 8)
             else {
-                box.notes.append(ElementNote(.damagedMetadata, .mp4("keys"), "key table cut short"))
+                box.notes.append(DiagnosticNote(.damagedMetadata, .mp4("keys"), "key table cut short"))
                 return box
             }
             box.keys.append(String(decoding: name, as: UTF8.self))

@@ -28,7 +28,7 @@ struct MP4Movie {
     ///
     /// - Throws: `invalidFile` for a malformed box; `limitExceeded` past `maxNestingDepth`.
     static func decode(
-        _ bytes: ArraySlice<UInt8>, limits: ParserLimits, notes: inout [ElementNote]
+        _ bytes: ArraySlice<UInt8>, limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> MP4Movie {
         var movie = MP4Movie(bytes: bytes)
         let children = try MP4BoxTree.children(

@@ -21,7 +21,7 @@ enum MP4MovieFragment {
     ///   `maxNestingDepth` or `maxPacketTableEntries`.
     static func decode(
         _ bytes: ArraySlice<UInt8>, moofOffset: Int64, trackID: UInt32, trackExtends: MP4TrackExtendsBox?,
-        into list: inout MP4SampleList, limits: ParserLimits, notes: inout [ElementNote]
+        into list: inout MP4SampleList, limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) {
         let children = try MP4BoxTree.children(
             bytes, in: try MP4BoxTree.body(ofWholeBox: bytes, name: "moof"), parent: "moof", depth: 1,

@@ -4,8 +4,8 @@ extension MP4Parser {
     mutating func readMovie(_ context: inout ParseContext, _ bytes: ArraySlice<UInt8>, at offset: Int64)
         throws(AudioStreamError)
     {
-        var notes: [ElementNote] = []
-        defer { for note in notes { context.diagnose(note.kind, at: offset, note.message) } }
+        var notes: [DiagnosticNote] = []
+        defer { for note in notes { context.diagnose(note, at: offset) } }
         let movie: MP4Movie
         do throws(StructureError) {
             movie = try MP4Movie.decode(bytes, limits: context.limits, notes: &notes)
@@ -81,7 +81,7 @@ extension MP4Parser {
     }
 
     /// iTunes metadata (`udta/meta/ilst`), Nero chapters (`chpl`).
-    mutating func readMetadata(_ context: inout ParseContext, _ movie: MP4Movie, notes: inout [ElementNote]) {
+    mutating func readMetadata(_ context: inout ParseContext, _ movie: MP4Movie, notes: inout [DiagnosticNote]) {
         for box in movie.metaBoxes {
             let (m, itemNotes) = MP4ItemList.decode(meta: movie.bytes[box.start..<box.end], limits: context.limits)
             metadata = metadata.merging(m)
@@ -91,14 +91,14 @@ extension MP4Parser {
             do throws(StructureError) {
                 metadata.chapters = try MP4Chapters.decodeNero(chpl: movie.bytes[chpl.start..<chpl.end])
             } catch {
-                notes.append(ElementNote(.damagedMetadata, message: error.reason + "; chapters ignored"))
+                notes.append(DiagnosticNote(.damagedMetadata, error.reason + "; chapters ignored"))
             }
         }
     }
 
     /// The QuickTime chapter text track the audio track references (`tref/chap`), read from the media data.
     mutating func readChapterTrack(
-        _ context: inout ParseContext, _ movie: MP4Movie, _ audio: MP4Track, notes: inout [ElementNote]
+        _ context: inout ParseContext, _ movie: MP4Movie, _ audio: MP4Track, notes: inout [DiagnosticNote]
     ) {
         guard let id = audio.chapterTrackIDs.first, let t = movie.tracks.first(where: { $0.id == id }) else { return }
         do throws(StructureError) {
@@ -108,7 +108,7 @@ extension MP4Parser {
             chapterTrack = ChapterTrack(samples: list, timescale: t.timescale, duration: t.duration)
             if let first = list.runs.first { chapterTrack?.cursor.offset = first.offset }
         } catch {
-            notes.append(ElementNote(.damagedMetadata, message: error.reason + "; the chapter track is ignored"))
+            notes.append(DiagnosticNote(.damagedMetadata, error.reason + "; the chapter track is ignored"))
         }
     }
 
@@ -313,8 +313,8 @@ extension MP4Parser {
         throws(AudioStreamError)
     {
         guard let track, let movie else { return }
-        var notes: [ElementNote] = []
-        defer { for note in notes { context.diagnose(note.kind, at: offset, note.message) } }
+        var notes: [DiagnosticNote] = []
+        defer { for note in notes { context.diagnose(note, at: offset) } }
         let before = samples.runs.count
         do throws(StructureError) {
             try MP4MovieFragment.decode(

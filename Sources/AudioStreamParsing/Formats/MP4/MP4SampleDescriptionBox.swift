@@ -19,7 +19,7 @@ struct MP4SampleDescriptionBox {
     /// - Throws: `invalidFile` when the body is shorter than its fields or an entry is malformed as a box;
     ///   `limitExceeded` past `maxNestingDepth`.
     static func decode(
-        _ bytes: ArraySlice<UInt8>, _ stsd: MP4Box, depth: Int, limits: ParserLimits, notes: inout [ElementNote]
+        _ bytes: ArraySlice<UInt8>, _ stsd: MP4Box, depth: Int, limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> MP4SampleDescriptionBox {
         guard stsd.body.count >= 8 else { throw Structure.mp4("stsd").invalid("box too short") }
         let entries = try MP4BoxTree.children(

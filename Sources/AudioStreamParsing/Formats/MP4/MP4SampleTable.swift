@@ -23,7 +23,7 @@ enum MP4SampleTable {
     ///   - notes: receives what was trimmed or sorted.
     /// - Throws: what the boxes' decoders throw; `invalidFile` when a required box is missing.
     static func decode(
-        _ bytes: ArraySlice<UInt8>, stbl: [MP4Box], limits: ParserLimits, notes: inout [ElementNote]
+        _ bytes: ArraySlice<UInt8>, stbl: [MP4Box], limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> MP4SampleList {
         var list = MP4SampleList()
         let sizes: MP4SampleSizeBox
@@ -49,7 +49,7 @@ enum MP4SampleTable {
             stsc = decoded.entries
             if decoded.usesOtherDescriptions {
                 notes.append(
-                    ElementNote(
+                    DiagnosticNote(
                         .unsupportedFeature, .mp4("stsc"),
                         "chunks use more than one sample description; all are read as the first"))
             }
@@ -62,7 +62,7 @@ enum MP4SampleTable {
         }
         if sampleCount > 0 && list.timeToSample.sampleCount != sampleCount {
             notes.append(
-                ElementNote(
+                DiagnosticNote(
                     .inconsistentValues, .mp4("stts"),
                     "durations for \(list.timeToSample.sampleCount) samples, stsz lists \(sampleCount); "
                         + "the last duration is repeated"))
@@ -75,7 +75,7 @@ enum MP4SampleTable {
     /// first_chunk is at most `c`; the runs stop at the sample count `stsz` lists.
     private static func assembleRuns(
         _ list: inout MP4SampleList, chunkOffsets: [Int64], stsc: [MP4SampleToChunkBox.Entry],
-        sizes: MP4SampleSizeBox, notes: inout [ElementNote]
+        sizes: MP4SampleSizeBox, notes: inout [DiagnosticNote]
     ) {
         let sampleCount = sizes.sampleCount
         var sample = 0
@@ -94,13 +94,15 @@ enum MP4SampleTable {
         }
         if sample < sampleCount {
             let text = "the chunks hold \(sample) samples, stsz lists \(sampleCount)"
-            notes.append(ElementNote(.inconsistentValues, .mp4("stsc"), text))
+            notes.append(DiagnosticNote(.inconsistentValues, .mp4("stsc"), text))
         }
         list.count = sample
         // File order: a stable sort by offset (writers put a track's chunks in ascending order already).
         if zip(list.runs, list.runs.dropFirst()).contains(where: { $0.offset > $1.offset }) {
             notes.append(
-                ElementNote(.other, .mp4("stco"), "chunks are not in file order; packets are numbered in file order"))
+                DiagnosticNote(
+                    .inconsistentValues, .mp4("stco"),
+                    "chunks are not in file order; packets are numbered in file order"))
             list.runs = list.runs.enumerated().sorted {
                 ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset)
             }

@@ -39,7 +39,7 @@ struct MP4Track {
     /// - Returns: `nil` (with a note) for a track without `tkhd` or `mdia`.
     /// - Throws: what the boxes' decoders throw (`invalidFile`, `limitExceeded`).
     static func decode(
-        _ bytes: ArraySlice<UInt8>, _ trak: MP4Box, limits: ParserLimits, notes: inout [ElementNote]
+        _ bytes: ArraySlice<UInt8>, _ trak: MP4Box, limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> MP4Track? {
         let trakBoxes = try MP4BoxTree.children(
             bytes, in: trak.body, parent: "trak", depth: 2, limits: limits, notes: &notes)
@@ -47,7 +47,7 @@ struct MP4Track {
             id: 0, handlerType: 0, timescale: 0, duration: 0, language: nil, sampleEntries: [],
             sampleTableBoxes: [], chapterTrackIDs: [], editList: nil, declaredSampleCount: 0)
         guard let tkhd = trakBoxes.first(MP4BoxType.tkhd) else {
-            notes.append(ElementNote(.structureSkipped, .mp4("trak"), "track without a track header (tkhd) ignored"))
+            notes.append(DiagnosticNote(.structureSkipped, .mp4("trak"), "track without a track header (tkhd) ignored"))
             return nil
         }
         let id = try MP4TrackHeaderBox.decode(bytes[tkhd.body]).trackID
@@ -63,7 +63,8 @@ struct MP4Track {
             track.editList = boxes.first(MP4BoxType.elst)
         }
         guard let mdia = trakBoxes.first(MP4BoxType.mdia) else {
-            notes.append(ElementNote(.structureSkipped, .mp4("trak"), "track \(id) without a media box (mdia) ignored"))
+            notes.append(
+                DiagnosticNote(.structureSkipped, .mp4("trak"), "track \(id) without a media box (mdia) ignored"))
             return nil
         }
         let mdiaBoxes = try MP4BoxTree.children(

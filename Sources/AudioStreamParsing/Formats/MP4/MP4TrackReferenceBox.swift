@@ -18,7 +18,7 @@ struct MP4TrackReferenceBox {
     /// - Throws: `invalidFile` when a reference box is malformed as a box; `limitExceeded` past
     ///   `maxNestingDepth`.
     static func decode(
-        _ bytes: ArraySlice<UInt8>, _ tref: MP4Box, depth: Int, limits: ParserLimits, notes: inout [ElementNote]
+        _ bytes: ArraySlice<UInt8>, _ tref: MP4Box, depth: Int, limits: ParserLimits, notes: inout [DiagnosticNote]
     ) throws(StructureError) -> MP4TrackReferenceBox {
         let references = try MP4BoxTree.children(
             bytes, in: tref.body, parent: "tref", depth: depth, limits: limits, notes: &notes)

@@ -87,15 +87,14 @@ enum OggMapping {
         return headersComplete
     }
 
-    /// A diagnostic found in a header packet (a malformed comment block), placed at the packet.
-    typealias Note = (kind: ParserDiagnostic.Kind, message: String)
-
     /// Takes one header packet after the identification packet. Oddities that do not stop the stream
-    /// (a malformed comment block) are appended to `notes`.
+    /// (a malformed comment block) are appended to `notes`, to be reported at the packet.
     ///
     /// - Throws: when the packet is not the header the mapping expects next, or the Vorbis setup
     ///   header does not decode.
-    mutating func readHeader(_ packet: [UInt8], limits: ParserLimits, notes: inout [Note]) throws(StructureError) {
+    mutating func readHeader(_ packet: [UInt8], limits: ParserLimits, notes: inout [DiagnosticNote])
+        throws(StructureError)
+    {
         switch self {
         case .opus(let head, _, _):
             guard packet.starts(with: VorbisComment.Framing.opusTags.magic) else {
@@ -137,7 +136,7 @@ enum OggMapping {
                     m.artwork.append(art)
                     metadata = m
                 case .failure(let e):
-                    notes.append((OggParser.diagnosticKind(of: e, whenInvalid: .damagedMetadata), e.reason))
+                    notes.append(DiagnosticNote(e, whenInvalid: .damagedMetadata))
                 }
             default:
                 break
@@ -147,17 +146,16 @@ enum OggMapping {
     }
 
     /// A comment block's metadata; a block that cannot be read is a diagnostic, not an error.
-    ///
-    /// The comment reader's diagnostics are classified as damaged metadata (it reports text only).
     static func comments(
-        _ bytes: ArraySlice<UInt8>, _ framing: VorbisComment.Framing, _ limits: ParserLimits, _ notes: inout [Note]
+        _ bytes: ArraySlice<UInt8>, _ framing: VorbisComment.Framing, _ limits: ParserLimits,
+        _ notes: inout [DiagnosticNote]
     ) -> AudioMetadata? {
         do {
             let c = try VorbisComment.decode(bytes, framing: framing, limits: limits)
-            notes += c.diagnostics.map { (.damagedMetadata, $0) }
+            notes += c.notes
             return c.metadata
         } catch {
-            notes.append((.damagedMetadata, error.reason))
+            notes.append(DiagnosticNote(.damagedMetadata, error.reason))
             return nil
         }
     }

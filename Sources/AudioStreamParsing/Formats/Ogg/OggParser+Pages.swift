@@ -341,7 +341,7 @@ extension OggParser {
                 guard dataOffset != nil else { throw context.error(error) }
                 // A later link of a chain (a radio stream at a track change): skip it, keep the stream.
                 context.diagnose(
-                    Self.diagnosticKind(of: error, whenInvalid: .structureSkipped),
+                    DiagnosticNote.kind(of: error, whenInvalid: .structureSkipped),
                     "\(error.reason): stream \(s.serialNumber) skipped")
                 s.unusable = true
             }
@@ -357,17 +357,17 @@ extension OggParser {
                 throw context.error(
                     .limitExceeded, Self.ogg("\(s.codec)"), "header packet larger than maxHeaderChunkBytes")
             }
-            var notes: [OggMapping.Note] = []
+            var notes: [DiagnosticNote] = []
             var failure: StructureError?
             do { try mapping.readHeader(bytes(p.size), limits: limits, notes: &notes) } catch { failure = error }
-            for note in notes { context.diagnose(note.kind, note.message) }
+            for note in notes { context.diagnose(note) }
             if let e = failure {
                 guard s.lostPages || dataOffset != nil else { throw context.error(e) }
                 // Its header packets went with lost pages, or a later link of a chain is damaged: nothing of
                 // this stream can be decoded, but the links after it can.
                 let why = s.lostPages ? " (header pages lost)" : ""
                 context.diagnose(
-                    Self.diagnosticKind(of: e, whenInvalid: .structureSkipped),
+                    DiagnosticNote.kind(of: e, whenInvalid: .structureSkipped),
                     "\(e.reason)\(why): stream \(s.serialNumber) skipped")
                 s.unusable = true
                 return false

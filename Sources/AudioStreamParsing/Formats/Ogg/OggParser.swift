@@ -256,19 +256,6 @@ struct OggParser: FormatParser {
     /// stream's mapping).
     static let ogg = Structure("ogg")
 
-    /// The kind of a diagnostic that reports `error` instead of throwing it: a `ParserLimits` cap is
-    /// `.limitExceeded`, a valid but unsupported feature `.unsupportedFeature`, malformed bytes
-    /// `whenInvalid`.
-    static func diagnosticKind(
-        of error: StructureError, whenInvalid kind: ParserDiagnostic.Kind
-    ) -> ParserDiagnostic.Kind {
-        switch error.code {
-        case .limitExceeded: .limitExceeded
-        case .unsupportedDataFormat: .unsupportedFeature
-        default: kind
-        }
-    }
-
     mutating func skipJunk(_ count: Int, _ context: inout ParseContext) {
         if junk == nil { junk = (context.window.position, 0) }
         junk?.count += Int64(count)

@@ -34,11 +34,11 @@ enum BroadcastExtensionChunk {
     /// Never traps: a body shorter than the fixed part yields the fields it holds whole.
     ///
     /// - Returns: oddities worked around, for diagnostics.
-    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [ChunkNote] {
-        var notes: [ChunkNote] = []
+    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [DiagnosticNote] {
+        var notes: [DiagnosticNote] = []
         if body.count < fixedByteCount {
             notes.append(
-                ChunkNote(
+                DiagnosticNote(
                     .damagedMetadata,
                     structure.message("chunk is \(body.count) bytes, shorter than the 602-byte fixed part")))
         }

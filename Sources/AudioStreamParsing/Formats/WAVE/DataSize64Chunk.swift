@@ -25,7 +25,7 @@ struct DataSize64Chunk: Equatable {
     /// The 64-bit sizes of other chunks, by chunk identifier (first entry wins).
     var chunkSizes: [ChunkID: UInt64]
     /// Oddities worked around (reported as diagnostics).
-    var notes: [ChunkNote] = []
+    var notes: [DiagnosticNote] = []
 
     /// Decodes a whole `ds64` body.
     ///
@@ -44,7 +44,7 @@ struct DataSize64Chunk: Equatable {
         let entries = min(Int(tableLength), reader.remaining / 12)
         if entries < Int(tableLength) {
             chunk.notes.append(
-                ChunkNote(
+                DiagnosticNote(
                     .inconsistentValues, structure.message("table declares \(tableLength) entries but holds \(entries)")
                 ))
         }

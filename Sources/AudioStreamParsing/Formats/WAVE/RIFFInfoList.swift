@@ -31,8 +31,8 @@ enum RIFFInfoList {
     /// Never traps: sub-chunks that overrun the list are cut at its end.
     ///
     /// - Returns: oddities worked around, for diagnostics.
-    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [ChunkNote] {
-        var notes: [ChunkNote] = []
+    static func read(_ body: [UInt8], endianness: Endianness, into metadata: inout AudioMetadata) -> [DiagnosticNote] {
+        var notes: [DiagnosticNote] = []
         var reader = ByteReader(body)
         guard reader.skip(4) else { return notes }
         while reader.remaining >= 8 {
@@ -43,7 +43,7 @@ enum RIFFInfoList {
             var count = Int(size)
             if count > reader.remaining {
                 notes.append(
-                    ChunkNote(
+                    DiagnosticNote(
                         .damagedMetadata,
                         structure.message("INFO item '\(key)' overruns the list; cut to \(reader.remaining) bytes")))
                 count = reader.remaining

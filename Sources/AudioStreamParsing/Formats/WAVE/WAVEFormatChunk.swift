@@ -79,7 +79,7 @@ struct WAVEFormatChunk: Equatable {
     /// The `WAVE_FORMAT_EXTENSIBLE` fields, when `formatTag` is 0xFFFE.
     var extensible: Extensible?
     /// Oddities worked around while decoding (reported as diagnostics).
-    var notes: [ChunkNote] = []
+    var notes: [DiagnosticNote] = []
 
     /// The `WAVEFORMATEXTENSIBLE` extension.
     struct Extensible: Equatable {
@@ -120,7 +120,7 @@ struct WAVEFormatChunk: Equatable {
             let present = min(Int(cbSize), reader.remaining)
             if present < Int(cbSize) {
                 chunk.notes.append(
-                    ChunkNote(
+                    DiagnosticNote(
                         .sizeCorrected,
                         structure.message("cbSize \(cbSize) exceeds the chunk; \(present) extension bytes read")))
             }

@@ -52,7 +52,7 @@ extension WAVEParser {
     mutating func interpret(
         _ chunk: ChunkHeader, _ role: WAVEChunkRole, _ body: [UInt8], _ context: inout ParseContext
     ) throws(AudioStreamError) {
-        var notes: [ChunkNote] = []
+        var notes: [DiagnosticNote] = []
         switch role {
         case .format:
             do throws(StructureError) {
@@ -72,14 +72,14 @@ extension WAVEParser {
                 walker.largeChunkSizes = decoded.chunkSizes
                 adoptRIFFSize(from: decoded, &context)
             } catch {
-                notes.append(ChunkNote(.truncated, error.reason + "; ignored"))
+                notes.append(DiagnosticNote(.truncated, error.reason + "; ignored"))
             }
         case .fact:
             readFact(body, &context)
         case .list:
             if body.count < 4 {
                 notes.append(
-                    ChunkNote(
+                    DiagnosticNote(
                         .damagedMetadata,
                         WAVEContainer.structure.message("LIST chunk of \(body.count) bytes has no list type; ignored")))
             }
@@ -91,18 +91,18 @@ extension WAVEParser {
         case .id3:
             if let tag = ID3v2Tag.parse(body, limits: context.limits) {
                 metadata = metadata.merging(tag.metadata)
-                notes += tag.diagnostics.map { ChunkNote(.damagedMetadata, $0) }
+                notes += tag.notes
                 announceMetadataAfterData(&context)
             } else {
                 notes.append(
-                    ChunkNote(
+                    DiagnosticNote(
                         .damagedMetadata,
                         WAVEContainer.structure.message("chunk '\(chunk.name)' does not hold an ID3v2 tag; ignored")))
             }
         case .data:
             break
         }
-        for note in notes { context.diagnose(note.kind, note.message) }
+        for note in notes { context.diagnose(note) }
         if role.isTag { tagChunksRead.insert(chunk.bodyStart) }
     }
 

@@ -33,7 +33,7 @@ struct WAVEStreamFormat: Equatable {
     /// length can then trim it (`packetTableInfo`).
     var isBlockCompressed: Bool
     /// Oddities worked around (reported as diagnostics).
-    var notes: [ChunkNote] = []
+    var notes: [DiagnosticNote] = []
 
     /// Interprets a decoded `fmt ` chunk.
     ///
@@ -70,7 +70,7 @@ struct WAVEStreamFormat: Equatable {
 
     private init(
         streamDescription: StreamDescription, packetSize: Int, framesPerPacket: UInt32, bitRate: UInt32,
-        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, notes: [ChunkNote] = []
+        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, notes: [DiagnosticNote] = []
     ) {
         self.streamDescription = streamDescription
         self.packetSize = packetSize
@@ -129,10 +129,10 @@ struct WAVEStreamFormat: Equatable {
     private static func companded(
         _ format: WAVEFormatChunk, formatID: AudioFormat
     ) throws(StructureError) -> WAVEStreamFormat {
-        var notes: [ChunkNote] = []
+        var notes: [DiagnosticNote] = []
         if format.bitsPerSample != 8 {
             notes.append(
-                ChunkNote(
+                DiagnosticNote(
                     .inconsistentValues, fmt.message("\(format.bitsPerSample) bits per sample for G.711; 8 assumed")))
         }
         guard format.blockAlign == format.channels else {
@@ -181,12 +181,12 @@ struct WAVEStreamFormat: Equatable {
             var reader = ByteReader(format.extensionBytes)
             declared = reader.readInteger(as: UInt16.self, endianness: endianness).map { Int($0) } ?? 0
         }
-        var notes: [ChunkNote] = []
+        var notes: [DiagnosticNote] = []
         var samplesPerBlock = derived
         if declared > 0 {
             if declared != derived {
                 notes.append(
-                    ChunkNote(
+                    DiagnosticNote(
                         .inconsistentValues,
                         fmt.message(
                             "\(declared) samples per block declared, \(derived) implied by the block align; "
@@ -208,13 +208,13 @@ struct WAVEStreamFormat: Equatable {
     }
 
     /// The channel mask as a bitmap layout, else mono or stereo by channel count, else none.
-    private static func channelLayout(_ format: WAVEFormatChunk, notes: inout [ChunkNote]) -> ChannelLayout? {
+    private static func channelLayout(_ format: WAVEFormatChunk, notes: inout [DiagnosticNote]) -> ChannelLayout? {
         if let mask = format.extensible?.channelMask, mask != 0 {
             if mask.nonzeroBitCount == Int(format.channels) {
                 return ChannelLayout(tag: ChannelLayout.Tag.useChannelBitmap, bitmap: mask)
             }
             notes.append(
-                ChunkNote(
+                DiagnosticNote(
                     .inconsistentValues,
                     fmt.message(
                         "channel mask 0x\(FourCharCode.hex(mask, digits: 8)) names \(mask.nonzeroBitCount) "

@@ -38,6 +38,9 @@
 /// Bounds: the tag size and item count are checked against the bytes there are (a tag over
 /// `maxTagBytes` is not read); every item must fit in the tag; a malformed item ends the walk
 /// with a diagnostic, keeping the items before it. Never traps.
+///
+/// Diagnostics are ``notes``: `.damagedMetadata` for sizes, counts, keys and items that do not fit,
+/// `.limitExceeded` for a tag or cover over a limit, `.unsupportedFeature` for an unknown version.
 struct APEv2Tag: Equatable, Sendable {
     /// The raw-tag source name.
     static let source = "ape"
@@ -87,7 +90,11 @@ struct APEv2Tag: Equatable, Sendable {
     var header: Header
     var items: [Item]
     var metadata: AudioMetadata
-    var diagnostics: [String]
+    /// Oddities, in tag order (`"ape: tag ends after 2 of 3 items"`).
+    var notes: [DiagnosticNote]
+
+    /// `ape`, or `ape (Cover Art (Front))` for an item.
+    static let structure = Structure("ape")
 
     /// Item keys (lower-cased) and the info-dictionary key each fills.
     static let infoKeys: [String: InfoKey] = [
@@ -113,7 +120,7 @@ struct APEv2Tag: Equatable, Sendable {
     ///   header.
     static func parse(_ bytes: ArraySlice<UInt8>, limits: ParserLimits = ParserLimits()) -> APEv2Tag? {
         let b = Array(bytes)
-        var diagnostics: [String] = []
+        var notes: [DiagnosticNote] = []
         let header: Header
         let itemsStart: Int
         let itemsEnd: Int
@@ -122,9 +129,11 @@ struct APEv2Tag: Equatable, Sendable {
             itemsEnd = b.count - headerByteCount
             let itemBytes = Int(footer.size) - headerByteCount
             if footer.size < UInt32(headerByteCount) || itemBytes > itemsEnd {
-                diagnostics.append(
-                    "ape: tag size \(footer.size) does not fit the \(b.count) bytes given; items not read")
-                return APEv2Tag(header: footer, items: [], metadata: AudioMetadata(), diagnostics: diagnostics)
+                notes.append(
+                    DiagnosticNote(
+                        .damagedMetadata, structure,
+                        "tag size \(footer.size) does not fit the \(b.count) bytes given; items not read"))
+                return APEv2Tag(header: footer, items: [], metadata: AudioMetadata(), notes: notes)
             }
             itemsStart = itemsEnd - itemBytes
         } else if let first = Header.decode(b), first.isHeader {
@@ -132,19 +141,24 @@ struct APEv2Tag: Equatable, Sendable {
             itemsStart = headerByteCount
             let declared = Int(first.size) - (first.hasNoFooter ? 0 : headerByteCount)
             if first.size < UInt32(headerByteCount) && !first.hasNoFooter || declared > b.count - itemsStart {
-                diagnostics.append(
-                    "ape: tag size \(first.size) does not fit the \(b.count) bytes given; items read as far as they go")
+                notes.append(
+                    DiagnosticNote(
+                        .damagedMetadata, structure,
+                        "tag size \(first.size) does not fit the \(b.count) bytes given; items read as far as they go"))
             }
             itemsEnd = itemsStart + max(0, min(declared, b.count - itemsStart))
         } else {
             return nil
         }
-        var tag = APEv2Tag(header: header, items: [], metadata: AudioMetadata(), diagnostics: diagnostics)
+        var tag = APEv2Tag(header: header, items: [], metadata: AudioMetadata(), notes: notes)
         if header.version != 1000 && header.version != 2000 {
-            tag.diagnostics.append("ape: unknown version \(header.version); read as APEv2")
+            tag.notes.append(
+                DiagnosticNote(.unsupportedFeature, structure, "unknown version \(header.version); read as APEv2"))
         }
         guard header.size <= UInt32(clamping: limits.maxTagBytes) else {
-            tag.diagnostics.append("ape: tag of \(header.size) bytes exceeds maxTagBytes; items not read")
+            tag.notes.append(
+                DiagnosticNote(
+                    .limitExceeded, structure, "tag of \(header.size) bytes exceeds maxTagBytes; items not read"))
             return tag
         }
         tag.readItems(b[itemsStart..<itemsEnd], limits: limits)
@@ -160,14 +174,14 @@ struct APEv2Tag: Equatable, Sendable {
     private mutating func readItems(_ region: ArraySlice<UInt8>, limits: ParserLimits) {
         // Each item takes at least 4 + 4 + 1 (key) + 1 (NUL) bytes.
         if Int(header.itemCount) > region.count / 10 {
-            diagnostics.append("ape: \(header.itemCount) items cannot fit in \(region.count) bytes; reading what fits")
+            damaged("\(header.itemCount) items cannot fit in \(region.count) bytes; reading what fits")
         }
         var i = region.startIndex
         var read: UInt32 = 0
         while read < header.itemCount {
             guard region.endIndex - i >= 8 else {
                 if i != region.endIndex || read < header.itemCount {
-                    diagnostics.append("ape: tag ends after \(read) of \(header.itemCount) items")
+                    damaged("tag ends after \(read) of \(header.itemCount) items")
                 }
                 break
             }
@@ -175,18 +189,18 @@ struct APEv2Tag: Equatable, Sendable {
             let flags = le32(region, i + 4)
             let keyStart = i + 8
             guard let nul = region[keyStart..<min(region.endIndex, keyStart + 256)].firstIndex(of: 0) else {
-                diagnostics.append("ape: item \(read + 1) has no terminated key; the rest is ignored")
+                damaged("item \(read + 1) has no terminated key; the rest is ignored")
                 break
             }
             let keyBytes = region[keyStart..<nul]
             guard !keyBytes.isEmpty, keyBytes.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-                diagnostics.append("ape: item \(read + 1) has an invalid key; the rest is ignored")
+                damaged("item \(read + 1) has an invalid key; the rest is ignored")
                 break
             }
             let valueStart = nul + 1
             guard size <= region.endIndex - valueStart else {
-                diagnostics.append(
-                    "ape: item '\(String(decoding: keyBytes, as: UTF8.self))' of \(size) bytes overruns the tag; "
+                damaged(
+                    "item '\(String(decoding: keyBytes, as: UTF8.self))' of \(size) bytes overruns the tag; "
                         + "the rest is ignored")
                 break
             }
@@ -198,6 +212,11 @@ struct APEv2Tag: Equatable, Sendable {
             i = valueStart + size
             read += 1
         }
+    }
+
+    /// Notes a malformed size, count, key or item.
+    private mutating func damaged(_ text: String) {
+        notes.append(DiagnosticNote(.damagedMetadata, Self.structure, text))
     }
 
     private mutating func add(_ item: Item, limits: ParserLimits) {
@@ -215,10 +234,10 @@ struct APEv2Tag: Equatable, Sendable {
             let name = String(lower.dropFirst("cover art (".count).dropLast())
             let (fileName, data) = ID3v2Text.splitTerminated(item.value[...], encoding: 0)
             guard data.count <= limits.maxArtworkBytes else {
-                diagnostics.append(
-                    "ape (\(item.key)): picture of \(data.count) bytes exceeds maxArtworkBytes "
-                        + "(\(limits.maxArtworkBytes)); skipped"
-                )
+                notes.append(
+                    DiagnosticNote(
+                        .limitExceeded, Self.structure(item.key),
+                        "picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped"))
                 return
             }
             let mime = Self.mimeType(fileName: String(decoding: fileName, as: UTF8.self).lowercased(), data)

@@ -70,7 +70,7 @@ extension ID3v2MetadataBuilder {
     private mutating func textValues(_ id: String, _ content: ArraySlice<UInt8>) -> [String]? {
         guard let encoding = content.first else { return [] }
         guard let values = ID3v2Text.values(content.dropFirst(), encoding: encoding) else {
-            diagnose(id, "unknown text encoding \(encoding); frame ignored")
+            diagnose(.damagedMetadata, id, "unknown text encoding \(encoding); frame ignored")
             return nil
         }
         return values
@@ -107,7 +107,7 @@ extension ID3v2MetadataBuilder {
     private mutating func languageText(_ id: String, _ content: ArraySlice<UInt8>) -> (String, String)? {
         guard let encoding = content.first else { return nil }
         guard content.count >= 4 else {
-            diagnose(id, "frame of \(content.count) bytes is shorter than its 4-byte header; ignored")
+            diagnose(.damagedMetadata, id, "frame of \(content.count) bytes is shorter than its 4-byte header; ignored")
             return nil
         }
         guard case (let description, let rest)? = decodeTerminated(id, content.dropFirst(4), encoding: encoding),
@@ -138,7 +138,7 @@ extension ID3v2MetadataBuilder {
         _ id: String, _ bytes: ArraySlice<UInt8>, encoding: UInt8
     ) -> (String, rest: ArraySlice<UInt8>)? {
         guard let result = ID3v2Text.terminatedString(bytes, encoding: encoding) else {
-            diagnose(id, "unknown text encoding \(encoding); frame ignored")
+            diagnose(.damagedMetadata, id, "unknown text encoding \(encoding); frame ignored")
             return nil
         }
         return result
@@ -151,11 +151,13 @@ extension ID3v2MetadataBuilder {
     /// (3 characters, "JPG"/"PNG"), picture type, description, data. Pictures larger than
     /// `maxArtworkBytes` are dropped with a diagnostic; a "-->" MIME type (a link) is a raw tag.
     private mutating func picture(_ id: String, _ content: ArraySlice<UInt8>, version22: Bool) {
-        guard let encoding = content.first else { return diagnose(id, "empty frame; ignored") }
+        guard let encoding = content.first else { return diagnose(.damagedMetadata, id, "empty frame; ignored") }
         var rest = content.dropFirst()
         var mime: String
         if version22 {
-            guard rest.count >= 3 else { return diagnose(id, "frame ends inside the image format; ignored") }
+            guard rest.count >= 3 else {
+                return diagnose(.damagedMetadata, id, "frame ends inside the image format; ignored")
+            }
             mime = Self.mimeType(forImageFormat: ID3v2Text.latin1(rest.prefix(3)))
             rest = rest.dropFirst(3)
         } else {
@@ -163,15 +165,18 @@ extension ID3v2MetadataBuilder {
             mime = ID3v2Text.latin1(mimeBytes)
             rest = after
         }
-        guard let pictureType = rest.first else { return diagnose(id, "frame ends before the picture type; ignored") }
+        guard let pictureType = rest.first else {
+            return diagnose(.damagedMetadata, id, "frame ends before the picture type; ignored")
+        }
         guard case (_, let data)? = decodeTerminated(id, rest.dropFirst(), encoding: encoding) else { return }
         if mime == "-->" {
             addRaw(key: id, value: "--> " + ID3v2Text.latin1(data.prefix { $0 != 0 }))
-            return diagnose(id, "picture is a link, not an image; kept as a raw tag")
+            return diagnose(.unsupportedFeature, id, "picture is a link, not an image; kept as a raw tag")
         }
         guard data.count <= limits.maxArtworkBytes else {
             return diagnose(
-                id, "picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped")
+                .limitExceeded, id,
+                "picture of \(data.count) bytes exceeds maxArtworkBytes (\(limits.maxArtworkBytes)); skipped")
         }
         mime = Self.normalisedMIMEType(mime, data)
         appendArtwork(AudioMetadata.Artwork(mimeType: mime, pictureType: UInt32(pictureType), data: Array(data)))
@@ -224,7 +229,9 @@ extension ID3v2MetadataBuilder {
     /// ```
     private mutating func chapter(_ content: ArraySlice<UInt8>) {
         let (elementID, rest) = ID3v2Text.splitTerminated(content, encoding: 0)
-        guard rest.count >= 16 else { return diagnose("CHAP", "frame ends inside its times; ignored") }
+        guard rest.count >= 16 else {
+            return diagnose(.damagedMetadata, "CHAP", "frame ends inside its times; ignored")
+        }
         let b = Array(rest.prefix(16))
         func u32(_ i: Int) -> UInt32 {
             UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
@@ -240,14 +247,16 @@ extension ID3v2MetadataBuilder {
     /// entry count (1), child element IDs (each terminated), sub-frames.
     private mutating func tableOfContents(_ content: ArraySlice<UInt8>) {
         let (elementID, afterID) = ID3v2Text.splitTerminated(content, encoding: 0)
-        guard afterID.count >= 2 else { return diagnose("CTOC", "frame ends before its entry count; ignored") }
+        guard afterID.count >= 2 else {
+            return diagnose(.damagedMetadata, "CTOC", "frame ends before its entry count; ignored")
+        }
         let flags = afterID[afterID.startIndex]
         let count = Int(afterID[afterID.startIndex + 1])
         var rest = afterID.dropFirst(2)
         var children: [String] = []
         for _ in 0..<count {
             guard !rest.isEmpty else {
-                diagnose("CTOC", "frame ends after \(children.count) of \(count) entries")
+                diagnose(.damagedMetadata, "CTOC", "frame ends after \(children.count) of \(count) entries")
                 break
             }
             let (child, after) = ID3v2Text.splitTerminated(rest, encoding: 0)

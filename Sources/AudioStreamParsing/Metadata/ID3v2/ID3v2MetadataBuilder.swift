@@ -47,8 +47,8 @@ struct ID3v2MetadataBuilder {
     private(set) var artwork: [AudioMetadata.Artwork] = []
     private(set) var chapterFrames: [ChapterFrame] = []
     private(set) var tables: [TableOfContents] = []
-    /// Diagnostics not yet taken by ``takeDiagnostics()``.
-    private(set) var pendingDiagnostics: [String] = []
+    /// Notes not yet taken by ``takeNotes()``.
+    private(set) var pendingNotes: [DiagnosticNote] = []
     /// `TYER`/`TDAT` of a 2.3 tag, combined into a recorded date at the end.
     var yearText: String?
     var dateText: String?
@@ -67,32 +67,34 @@ struct ID3v2MetadataBuilder {
             decode(id: header.id, content[...])
         case .undecodable(let reason):
             addRaw(key: header.id, value: HexText.string(data))
-            diagnose(header.id, "\(reason) frame of \(data.count) bytes kept raw (hex), not decoded")
+            // Encrypted or compressed: valid ID3v2 that this reader does not decode.
+            diagnose(
+                .unsupportedFeature, header.id, "\(reason) frame of \(data.count) bytes kept raw (hex), not decoded")
         case .malformed(let reason):
-            diagnose(header.id, "\(reason) but the frame has \(data.count) bytes; ignored")
+            diagnose(.damagedMetadata, header.id, "\(reason) but the frame has \(data.count) bytes; ignored")
         }
     }
 
     /// Records a frame that was skipped without being read.
     mutating func skipped(_ header: ID3v2FrameHeader) {
         let limit = ID3v2FrameHeader.isPicture(header.id) ? "maxArtworkBytes" : "maxTagBytes"
-        diagnose(header.id, "frame of \(header.size) bytes exceeds \(limit); skipped unread")
+        diagnose(.limitExceeded, header.id, "frame of \(header.size) bytes exceeds \(limit); skipped unread")
     }
 
-    /// Adds a diagnostic about the tag as a whole.
-    mutating func diagnose(_ message: String) {
-        pendingDiagnostics.append("id3v2: \(message)")
+    /// Adds a note (about the tag as a whole: ``ID3v2Tag/Note``).
+    mutating func diagnose(_ note: DiagnosticNote) {
+        pendingNotes.append(note)
     }
 
-    /// Adds a diagnostic about frame `id`.
-    mutating func diagnose(_ id: String, _ message: String) {
-        pendingDiagnostics.append("id3v2 (\(id)): \(message)")
+    /// Adds a note of `kind` about frame `id` (`"id3v2 (APIC): …"`).
+    mutating func diagnose(_ kind: ParserDiagnostic.Kind, _ id: String, _ text: String) {
+        pendingNotes.append(DiagnosticNote(kind, ID3v2Tag.Note.structure(id), text))
     }
 
-    /// Returns and clears the diagnostics added since the last call.
-    mutating func takeDiagnostics() -> [String] {
-        defer { pendingDiagnostics.removeAll() }
-        return pendingDiagnostics
+    /// Returns and clears the notes added since the last call.
+    mutating func takeNotes() -> [DiagnosticNote] {
+        defer { pendingNotes.removeAll() }
+        return pendingNotes
     }
 
     mutating func append(_ item: Item) { items.append(item) }

@@ -12,8 +12,10 @@
 ///     tag that cannot be read), then call again;
 ///   - `.done(tag)`: the tag is over and consumed (footer included); the position is right after it;
 ///   - `.notATag`: the bytes at the position are not an ID3v2 header; nothing was consumed.
-/// - Diagnostics are reported with `context.diagnose` at the offset they concern, as they occur;
-///   the final tag's `diagnostics` repeats them.
+/// - Diagnostics are reported with `context.diagnose` at the offset they concern, as they occur,
+///   with the kinds of ``ID3v2Tag``'s notes (`.truncated` when the stream ends inside the tag,
+///   `.limitExceeded` for an unsynchronised tag too large to buffer); the final tag's `notes`
+///   repeats them.
 /// - At end of stream while `step` still wants data, call ``finish(_:)``: it reports that the stream
 ///   ended inside the tag and returns what was read (nil before the header).
 /// - After a discontinuity, drop the reader.
@@ -66,7 +68,7 @@ struct ID3v2StreamReader {
     private var tagStart: Int64 = 0
     /// Bytes of the tag consumed or skipped so far.
     private var taken = 0
-    private var diagnostics: [String] = []
+    private var notes: [DiagnosticNote] = []
 
     init(limits: ParserLimits) {
         self.limits = limits
@@ -94,7 +96,7 @@ struct ID3v2StreamReader {
                 guard let length = ID3v2Tag.extendedHeaderLength(sizeBytes, version: header.majorVersion),
                     length <= header.size
                 else {
-                    report("id3v2: invalid extended header; frames not read", &context)
+                    report(ID3v2Tag.Note.invalidExtendedHeader, &context)
                     if let progress = skipBody(header.size, header, &context) { return progress }
                     continue
                 }
@@ -118,9 +120,9 @@ struct ID3v2StreamReader {
                     state = .end(header)
                     continue
                 }
-                for message in tag.diagnostics {
-                    diagnostics.append(message)
-                    context.diagnose(at: tagStart, message)
+                for note in tag.notes {
+                    notes.append(note)
+                    context.diagnose(note, at: tagStart)
                 }
                 state = .done(tag)
 
@@ -131,7 +133,7 @@ struct ID3v2StreamReader {
                 if ID3v2Tag.Header.decodeFooter(bytes) != nil {
                     take(ID3v2Tag.Header.byteCount, &context)
                 } else {
-                    report("id3v2: footer flag set but no '3DI' footer follows the tag", &context)
+                    report(ID3v2Tag.Note.missingFooter, &context)
                 }
                 state = .end(header)
 
@@ -159,7 +161,10 @@ struct ID3v2StreamReader {
             state = .done(tag)
             return tag
         case .extendedHeader(let header), .frames(let header, _), .wholeTag(let header), .footer(let header):
-            report("id3v2: stream ends \(taken) bytes into a tag of \(header.totalByteCount) bytes", &context)
+            report(
+                DiagnosticNote(
+                    .truncated, ID3v2Tag.Note.structure,
+                    "stream ends \(taken) bytes into a tag of \(header.totalByteCount) bytes"), &context)
             let tag = result(header)
             state = .done(tag)
             return tag
@@ -181,13 +186,15 @@ struct ID3v2StreamReader {
         }
         take(ID3v2Tag.Header.byteCount, &context)
         if header.isCompressedVersion22 {
-            report("id3v2: \(header.versionName) tag is compressed (no scheme was defined); ignored", &context)
+            report(ID3v2Tag.Note.compressed(header), &context)
             return skipBody(header.size, header, &context)
         }
         if header.unsynchronisesWholeTag {
             report(
-                "id3v2: unsynchronised \(header.versionName) tag of \(header.totalByteCount) bytes exceeds "
-                    + "maxTagBytes; skipped unread", &context)
+                DiagnosticNote(
+                    .limitExceeded, ID3v2Tag.Note.structure,
+                    "unsynchronised \(header.versionName) tag of \(header.totalByteCount) bytes exceeds "
+                        + "maxTagBytes; skipped unread"), &context)
             return skipBody(header.size, header, &context)
         }
         state = header.hasExtendedHeader ? .extendedHeader(header) : .frames(header, remaining: header.size)
@@ -211,30 +218,26 @@ struct ID3v2StreamReader {
         case .padding:
             return skip(remaining, then: afterBody, &context)
         case .invalid(let reason):
-            report(
-                "id3v2: \(reason) at offset \(header.size - remaining) of the tag body; the rest is ignored", &context)
+            report(ID3v2Tag.Note.invalidFrame(reason, at: header.size - remaining), &context)
             return skip(remaining, then: afterBody, &context)
         case .frame(let frame):
             let headerSize = header.frameHeaderByteCount
             guard frame.size <= remaining - headerSize else {
-                report(
-                    "id3v2 (\(frame.id)): frame of \(frame.size) bytes overruns the tag "
-                        + "(\(remaining - headerSize) left); "
-                        + "the rest of the tag is ignored", &context)
+                report(ID3v2Tag.Note.overrun(frame, left: remaining - headerSize), &context)
                 return skip(remaining, then: afterBody, &context)
             }
             let total = headerSize + frame.size
             let next = State.frames(header, remaining: remaining - total)
             if frame.size > ID3v2FrameHeader.maxBufferedBodySize(id: frame.id, limits: limits) {
                 builder?.skipped(frame)
-                forwardDiagnostics(&context)
+                forwardNotes(&context)
                 return skip(total, then: next, &context)
             }
             guard let data = window.peekBytes(at: headerSize, count: frame.size) else {
                 return .needMoreData(atLeast: total)
             }
             builder?.add(frame, data: data[...], tagUnsynchronised: header.isUnsynchronised)
-            forwardDiagnostics(&context)
+            forwardNotes(&context)
             take(total, &context)
             state = next
             return nil
@@ -272,23 +275,21 @@ struct ID3v2StreamReader {
     private func result(_ header: ID3v2Tag.Header) -> ID3v2Tag {
         let builder = builder ?? ID3v2MetadataBuilder(version: header.majorVersion, limits: limits)
         return ID3v2Tag(
-            header: header, metadata: builder.metadata(), diagnostics: diagnostics, byteCount: taken,
+            header: header, metadata: builder.metadata(), notes: notes, byteCount: taken,
             textEntries: builder.textEntries)
     }
 
-    /// Reports `message` (already prefixed) at the current position.
-    private mutating func report(_ message: String, _ context: inout ParseContext) {
-        diagnostics.append(message)
-        context.diagnose(at: context.window.position, message)
+    /// Keeps `note` for the tag and reports it at the current position.
+    private mutating func report(_ note: DiagnosticNote, _ context: inout ParseContext) {
+        notes.append(note)
+        context.diagnose(note, at: context.window.position)
     }
 
-    private mutating func forwardDiagnostics(_ context: inout ParseContext) {
+    /// Reports the notes the builder added for the last frame.
+    private mutating func forwardNotes(_ context: inout ParseContext) {
         guard var b = builder else { return }
-        let messages = b.takeDiagnostics()
+        let frameNotes = b.takeNotes()
         builder = b
-        for message in messages {
-            diagnostics.append(message)
-            context.diagnose(at: context.window.position, message)
-        }
+        for note in frameNotes { report(note, &context) }
     }
 }

@@ -1,4 +1,4 @@
-/// One ID3v2 tag (2.2, 2.3 or 2.4) read whole from memory: its header, metadata and diagnostics.
+/// One ID3v2 tag (2.2, 2.3 or 2.4) read whole from memory: its header, metadata and notes.
 ///
 /// References: ID3 tag version 2 (informal standard, 1998; "2.2"), ID3 tag version 2.3.0 (1999),
 /// ID3 tag version 2.4.0 – Main Structure and – Native Frames (2000), ID3v2 Chapter Frame
@@ -25,14 +25,17 @@
 /// agree); pictures above `maxArtworkBytes` are dropped with a diagnostic.
 ///
 /// Contract: never traps, work proportional to the input; malformed structures end the frame walk
-/// with a diagnostic and keep what was read before them.
+/// with a diagnostic and keep what was read before them. The diagnostics are ``notes`` for the
+/// caller to report at the tag: `.damagedMetadata` for malformed bytes, `.limitExceeded` for a frame
+/// or picture over a limit, `.unsupportedFeature` for what is valid but not decoded (a compressed
+/// 2.2 tag, encrypted or compressed frames, a picture link).
 struct ID3v2Tag: Equatable, Sendable {
     /// The tag header.
     let header: Header
     /// What the frames held.
     var metadata: AudioMetadata
     /// Oddities, in tag order ("id3v2 (APIC): picture of … bytes exceeds maxArtworkBytes …").
-    var diagnostics: [String]
+    var notes: [DiagnosticNote]
     /// Bytes the tag occupies in its stream: header, body, and the footer when one is there. A
     /// caller reading consecutive tags finds the next one this many bytes after this one's start.
     var byteCount: Int
@@ -51,13 +54,16 @@ struct ID3v2Tag: Equatable, Sendable {
         var builder = ID3v2MetadataBuilder(version: header.majorVersion, limits: limits)
         let present = bytes.count - Header.byteCount
         if header.size > present {
-            builder.diagnose("tag declares \(header.size) bytes after its header but only \(present) are present")
+            builder.diagnose(
+                DiagnosticNote(
+                    .damagedMetadata, Note.structure,
+                    "tag declares \(header.size) bytes after its header but only \(present) are present"))
         }
         let bodyStart = bytes.startIndex + Header.byteCount
         var body = Array(bytes[bodyStart..<(bodyStart + min(header.size, present))])
         var byteCount = header.totalByteCount
         if header.isCompressedVersion22 {
-            builder.diagnose("\(header.versionName) tag is compressed (no scheme was defined); ignored")
+            builder.diagnose(Note.compressed(header))
         } else {
             if header.unsynchronisesWholeTag { body = removeUnsynchronisation(body[...]) }
             var position = 0
@@ -67,7 +73,7 @@ struct ID3v2Tag: Equatable, Sendable {
                 {
                     position = length
                 } else {
-                    builder.diagnose("invalid extended header; frames not read")
+                    builder.diagnose(Note.invalidExtendedHeader)
                     position = body.count
                 }
             }
@@ -77,13 +83,13 @@ struct ID3v2Tag: Equatable, Sendable {
                 if bytes.count - (footerStart - bytes.startIndex) >= Header.byteCount,
                     Header.decodeFooter(bytes[footerStart...]) == nil
                 {
-                    builder.diagnose("footer flag set but no '3DI' footer follows the tag")
+                    builder.diagnose(Note.missingFooter)
                     byteCount -= Header.byteCount
                 }
             }
         }
         return ID3v2Tag(
-            header: header, metadata: builder.metadata(), diagnostics: builder.takeDiagnostics(), byteCount: byteCount,
+            header: header, metadata: builder.metadata(), notes: builder.takeNotes(), byteCount: byteCount,
             textEntries: builder.textEntries)
     }
 
@@ -126,17 +132,14 @@ struct ID3v2Tag: Equatable, Sendable {
             case .padding:
                 return
             case .invalid(let reason):
-                builder.diagnose("\(reason) at offset \(frameStart) of the tag body; the rest is ignored")
+                builder.diagnose(Note.invalidFrame(reason, at: frameStart))
                 return
             case .needBytes:
                 // Cannot happen: everything is available. Stop rather than loop.
                 return
             case .frame(let frame):
                 guard frame.size <= remaining - headerSize else {
-                    builder.diagnose(
-                        frame.id,
-                        "frame of \(frame.size) bytes overruns the tag (\(remaining - headerSize) left); "
-                            + "the rest of the tag is ignored")
+                    builder.diagnose(Note.overrun(frame, left: remaining - headerSize))
                     return
                 }
                 let dataStart = frameStart + headerSize
@@ -149,6 +152,44 @@ struct ID3v2Tag: Equatable, Sendable {
                 }
                 position = dataStart + frame.size
             }
+        }
+    }
+}
+
+extension ID3v2Tag {
+    /// The notes about the tag's own structure (header, extended header, frame boundaries, footer),
+    /// worded once for both readers, `parse` and `ID3v2StreamReader`, so that both give the same kinds
+    /// and texts. Notes about a frame's content come from ``ID3v2MetadataBuilder``.
+    enum Note {
+        /// `id3v2`, or `id3v2 (APIC)` for a frame.
+        static let structure = Structure("id3v2")
+
+        /// A 2.2 tag with the compression flag: 2.2 §3.1 defines no scheme and says to ignore the tag.
+        static func compressed(_ header: Header) -> DiagnosticNote {
+            DiagnosticNote(
+                .unsupportedFeature, structure,
+                "\(header.versionName) tag is compressed (no scheme was defined); ignored")
+        }
+
+        /// An extended header whose size does not fit the tag.
+        static let invalidExtendedHeader = DiagnosticNote(
+            .damagedMetadata, structure, "invalid extended header; frames not read")
+
+        /// A 2.4 tag whose flags announce a footer that is not there.
+        static let missingFooter = DiagnosticNote(
+            .damagedMetadata, structure, "footer flag set but no '3DI' footer follows the tag")
+
+        /// Bytes at a frame boundary that are neither a frame nor padding, `offset` bytes into the body.
+        static func invalidFrame(_ reason: String, at offset: Int) -> DiagnosticNote {
+            DiagnosticNote(
+                .damagedMetadata, structure, "\(reason) at offset \(offset) of the tag body; the rest is ignored")
+        }
+
+        /// A frame whose size runs past the tag, with `left` bytes of the body after its header.
+        static func overrun(_ frame: ID3v2FrameHeader, left: Int) -> DiagnosticNote {
+            DiagnosticNote(
+                .damagedMetadata, structure(frame.id),
+                "frame of \(frame.size) bytes overruns the tag (\(left) left); the rest of the tag is ignored")
         }
     }
 }

@@ -25,6 +25,9 @@
 /// - Text fields count against `limits.maxTagBytes` (a field over it, or fields past it in
 ///   total, are skipped with a diagnostic); pictures count against `limits.maxArtworkBytes`.
 /// - Never traps; nothing is allocated from a length field.
+/// - Diagnostics are ``notes``: `.damagedMetadata` for counts, lengths, fields and framing bits that
+///   are wrong, `.limitExceeded` for text or pictures over a limit, and a picture's own kind
+///   (`DiagnosticNote.kind(of:whenInvalid:)`: a link is `.unsupportedFeature`).
 ///
 /// The fields become ``AudioMetadata`` as described in `VorbisComment+Metadata.swift`.
 struct VorbisComment: Hashable, Sendable {
@@ -67,7 +70,7 @@ struct VorbisComment: Hashable, Sendable {
     /// The fields, decoded, as raw tags, info keys, artwork and chapters.
     var metadata: AudioMetadata
     /// Oddities worked around, each prefixed with the framing's structure.
-    var diagnostics: [String]
+    var notes: [DiagnosticNote]
 
     /// Decodes a comment block.
     ///
@@ -105,22 +108,20 @@ struct VorbisComment: Hashable, Sendable {
         }
         var comment = VorbisComment(
             vendor: String(decoding: vendorBytes, as: UTF8.self), declaredCount: count, metadata: AudioMetadata(),
-            diagnostics: [])
+            notes: [])
+        func damaged(_ text: String) { comment.notes.append(DiagnosticNote(.damagedMetadata, structure, text)) }
         if UInt64(count) > UInt64((bytes.endIndex - index) / 4) {
-            comment.diagnostics.append(
-                structure.message(
-                    "\(count) comments cannot fit in the \(bytes.endIndex - index) bytes left; reading what fits"))
+            damaged("\(count) comments cannot fit in the \(bytes.endIndex - index) bytes left; reading what fits")
         }
         var builder = VorbisCommentMetadataBuilder(structure: structure, limits: limits)
         var read: UInt32 = 0
         while read < count {
             guard let length = le32() else {
-                comment.diagnostics.append(structure.message("block ends after \(read) of \(count) comments"))
+                damaged("block ends after \(read) of \(count) comments")
                 break
             }
             guard UInt64(length) <= UInt64(bytes.endIndex - index) else {
-                comment.diagnostics.append(
-                    structure.message("comment \(read + 1) of \(length) bytes overruns the block; the rest is ignored"))
+                damaged("comment \(read + 1) of \(length) bytes overruns the block; the rest is ignored")
                 index = bytes.endIndex
                 break
             }
@@ -130,14 +131,14 @@ struct VorbisComment: Hashable, Sendable {
         }
         if framing == .vorbisHeader && read == count {
             if index == bytes.endIndex {
-                comment.diagnostics.append(structure.message("framing bit is missing"))
+                damaged("framing bit is missing")
             } else if bytes[index] & 1 == 0 {
-                comment.diagnostics.append(structure.message("framing bit is not set"))
+                damaged("framing bit is not set")
             }
         }
         builder.finish(vendor: comment.vendor)
         comment.metadata = builder.metadata
-        comment.diagnostics += builder.diagnostics
+        comment.notes += builder.notes
         return comment
     }
 }

@@ -25,11 +25,12 @@
 /// Every text field is also a raw tag (source `"vorbis"`, the key as written, the value); the
 /// first value of a key fills the info key, repeated keys stay raw tags.
 struct VorbisCommentMetadataBuilder {
-    /// What the diagnostics are about.
+    /// What the notes are about.
     let structure: Structure
     let limits: ParserLimits
     private(set) var metadata = AudioMetadata()
-    private(set) var diagnostics: [String] = []
+    /// Oddities, in field order.
+    private(set) var notes: [DiagnosticNote] = []
     /// Text bytes kept so far (against `maxTagBytes`).
     private var textBytes = 0
     private var trackTotal: String?
@@ -58,7 +59,7 @@ struct VorbisCommentMetadataBuilder {
     /// Adds one `KEY=value` field (the bytes of one comment); `number` counts from 1.
     mutating func add(_ field: ArraySlice<UInt8>, number: Int) {
         guard let equals = field.firstIndex(of: UInt8(ascii: "=")) else {
-            diagnostics.append(structure.message("comment \(number) has no '='; skipped"))
+            note(.damagedMetadata, "comment \(number) has no '='; skipped")
             return
         }
         let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self)
@@ -75,10 +76,10 @@ struct VorbisCommentMetadataBuilder {
             break
         }
         guard valueBytes.count <= limits.maxTagBytes, textBytes <= limits.maxTagBytes - valueBytes.count else {
-            diagnostics.append(
-                structure.message(
-                    "comment \(number) (\(key)) of \(valueBytes.count) bytes is past maxTagBytes "
-                        + "(\(limits.maxTagBytes)); skipped"))
+            note(
+                .limitExceeded,
+                "comment \(number) (\(key)) of \(valueBytes.count) bytes is past maxTagBytes "
+                    + "(\(limits.maxTagBytes)); skipped")
             return
         }
         textBytes += valueBytes.count
@@ -127,6 +128,11 @@ struct VorbisCommentMetadataBuilder {
         metadata.chapters.sort { $0.startSeconds < $1.startSeconds }
     }
 
+    /// Adds a note of `kind` about the comment block.
+    private mutating func note(_ kind: ParserDiagnostic.Kind, _ text: String) {
+        notes.append(DiagnosticNote(kind, structure, text))
+    }
+
     // MARK: Pictures
 
     /// The most bytes a picture field may decode to: the picture plus its PICTURE block fields
@@ -138,14 +144,14 @@ struct VorbisCommentMetadataBuilder {
 
     private mutating func decodeBase64(_ text: ArraySlice<UInt8>, what: String) -> [UInt8]? {
         guard text.count / 4 * 3 <= maxPictureFieldBytes else {
-            diagnostics.append(
-                structure.message(
-                    "\(what) of \(text.count) base64 characters exceeds maxArtworkBytes "
-                        + "(\(limits.maxArtworkBytes)); skipped"))
+            note(
+                .limitExceeded,
+                "\(what) of \(text.count) base64 characters exceeds maxArtworkBytes "
+                    + "(\(limits.maxArtworkBytes)); skipped")
             return nil
         }
         guard let bytes = Base64.decode(text, maxDecodedBytes: maxPictureFieldBytes) else {
-            diagnostics.append(structure.message("\(what) is not valid base64; skipped"))
+            note(.damagedMetadata, "\(what) is not valid base64; skipped")
             return nil
         }
         return bytes
@@ -156,7 +162,8 @@ struct VorbisCommentMetadataBuilder {
         switch FLACPicture.artwork(fromBlock: block[...], limits: limits) {
         case .success(let artwork): metadata.artwork.append(artwork)
         case .failure(let error):
-            diagnostics.append(structure.message("METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)"))
+            let kind = DiagnosticNote.kind(of: error, whenInvalid: .damagedMetadata)
+            note(kind, "METADATA_BLOCK_PICTURE (comment \(number)): \(error.reason)")
         }
     }
 
@@ -172,8 +179,7 @@ struct VorbisCommentMetadataBuilder {
         let suffix = rest.dropFirst(digits.count)
         if suffix.isEmpty {
             guard let seconds = Self.chapterTime(value) else {
-                diagnostics.append(
-                    structure.message("CHAPTER\(digits) time '\(value.prefix(40))' is not HH:MM:SS.fff; skipped"))
+                note(.damagedMetadata, "CHAPTER\(digits) time '\(value.prefix(40))' is not HH:MM:SS.fff; skipped")
                 return
             }
             if chapterStarts[number] == nil { chapterStarts[number] = seconds }
