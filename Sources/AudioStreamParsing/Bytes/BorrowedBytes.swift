@@ -7,8 +7,8 @@ import Darwin
 #endif
 
 /// A read-only, bounds-checked view of bytes that someone else owns: the caller's chunk during one
-/// `parse` call, the storage of a packet batch during one handler call, an array's storage or a string
-/// literal during one closure call.
+/// `parse` call, the storage of a packet batch during one handler call, an array's storage during one
+/// closure call.
 ///
 /// It is the one type through which the library reads memory it does not own. Every read it offers is
 /// checked against the view's bounds: the subscript and `extracting(_:)` trap on a wrong index, the word
@@ -23,39 +23,53 @@ import Darwin
 /// vouches for that memory's lifetime.
 @safe
 struct BorrowedBytes: RandomAccessCollection {
-    /// The viewed bytes.
-    private let base: UnsafeRawBufferPointer
+    /// The address of the first byte; `nil` only when `count` is 0.
+    private let start: UnsafeRawPointer?
+    /// The number of bytes (stored: the hot paths test it on every call).
+    let count: Int
 
     /// A view of `base`, which must stay valid, and unmodified, for as long as the view is used.
     @unsafe
-    init(_ base: UnsafeRawBufferPointer) { unsafe self.base = base }
+    @inline(__always)
+    init(_ base: UnsafeRawBufferPointer) {
+        unsafe start = base.baseAddress
+        count = base.count
+    }
 
     /// No bytes.
-    init() { unsafe base = UnsafeRawBufferPointer(start: nil, count: 0) }
+    init() {
+        unsafe start = nil
+        count = 0
+    }
+
+    /// The viewed bytes as a raw buffer.
+    @inline(__always)
+    private var base: UnsafeRawBufferPointer { unsafe UnsafeRawBufferPointer(start: start, count: count) }
 
     /// Always 0.
     var startIndex: Int { 0 }
     /// The number of bytes.
-    var endIndex: Int { unsafe base.count }
+    var endIndex: Int { count }
 
     /// The byte at `position` (checked: traps when outside `0..<count`).
     @inline(__always)
     subscript(position: Int) -> UInt8 {
-        precondition(position >= 0 && position < endIndex, "BorrowedBytes: index out of range")
+        precondition(position >= 0 && position < count, "BorrowedBytes: index out of range")
         return unsafe base[position]
     }
 
     /// The byte at `position`, or `nil` when `position` is outside `0..<count` (one unsigned comparison).
     @inline(__always)
     func byte(at position: Int) -> UInt8? {
-        guard UInt(bitPattern: position) < UInt(bitPattern: endIndex) else { return nil }
+        guard UInt(bitPattern: position) < UInt(bitPattern: count) else { return nil }
         return unsafe base[position]
     }
 
     /// A view of `range` of these bytes, indexed from 0 again (checked: traps when `range` is not within
     /// `0..<count`). Borrowed for as long as this view is.
+    @inline(__always)
     func extracting(_ range: Range<Int>) -> BorrowedBytes {
-        precondition(range.lowerBound >= 0 && range.upperBound <= endIndex, "BorrowedBytes: range out of bounds")
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "BorrowedBytes: range out of bounds")
         return unsafe BorrowedBytes(UnsafeRawBufferPointer(rebasing: base[range]))
     }
 
@@ -83,6 +97,15 @@ struct BorrowedBytes: RandomAccessCollection {
     /// (`Bytes/` only). Valid as long as the view is.
     @unsafe
     var rawBuffer: UnsafeRawBufferPointer { unsafe base }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends the bytes of `bytes` in one copy (`memcpy`), as appending a raw buffer does (the generic
+    /// `append(contentsOf:)` would copy a `Sequence` element by element).
+    @inline(__always)
+    mutating func append(contentsOf bytes: BorrowedBytes) {
+        unsafe append(contentsOf: bytes.rawBuffer)
+    }
 }
 
 // MARK: Making views
@@ -113,11 +136,17 @@ func withBorrowedBytes<R>(of array: [UInt8], in range: Range<Int>, _ body: (Borr
     unsafe array.withUnsafeBytes { raw in body(unsafe BorrowedBytes(raw).extracting(range)) }
 }
 
-/// Calls `body` with a view of the UTF-8 bytes of a string literal (the static memory of the literal, or
-/// a temporary copy of a single-scalar one). The view is valid only during `body`.
-@inline(__always)
-func withBorrowedBytes<R>(of literal: StaticString, _ body: (BorrowedBytes) -> R) -> R {
-    literal.withUTF8Buffer { buffer in body(unsafe BorrowedBytes(UnsafeRawBufferPointer(buffer))) }
+extension StaticString {
+    /// The UTF-8 code unit at `index` of a string literal (checked: traps when `index` is outside
+    /// `0..<utf8CodeUnitCount`, and, as `utf8Start` does, for a literal held as a single scalar). It reads
+    /// the literal's static memory, which lives as long as the program, so the optimizer folds the code
+    /// units of a literal to constants (the four-character codes of `FourCharCode.value` in static
+    /// tables are computed at compile time).
+    @inline(__always)
+    func utf8CodeUnit(at index: Int) -> UInt8 {
+        precondition(index >= 0 && index < utf8CodeUnitCount, "StaticString: index out of range")
+        return unsafe utf8Start[index]
+    }
 }
 
 // MARK: Word loads and searches
@@ -126,14 +155,14 @@ extension BorrowedBytes {
     /// The big-endian 32-bit word at `index`, or `nil` when its 4 bytes are not all in the view.
     @inline(__always)
     func bigEndianUInt32(at index: Int) -> UInt32? {
-        guard index >= 0, index <= endIndex &- 4 else { return nil }
+        guard index >= 0, index <= count &- 4 else { return nil }
         return UInt32(bigEndian: unsafe base.loadUnaligned(fromByteOffset: index, as: UInt32.self))
     }
 
     /// The big-endian 64-bit word at `index`, or `nil` when its 8 bytes are not all in the view.
     @inline(__always)
     func bigEndianUInt64(at index: Int) -> UInt64? {
-        guard index >= 0, index <= endIndex &- 8 else { return nil }
+        guard index >= 0, index <= count &- 8 else { return nil }
         return UInt64(bigEndian: unsafe base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
     }
 
@@ -145,7 +174,7 @@ extension BorrowedBytes {
     /// whose cache misses overlap (``HeaderPrefetch``).
     @inline(__always)
     func cacheLineSum(from start: Int, to end: Int) -> (sum: UInt8, next: Int) {
-        let end = Swift.min(end, endIndex)
+        let end = Swift.min(end, count)
         var p = Swift.max(start, 0)
         var sum: UInt8 = 0
         // 0 ≤ p < end ≤ count: every load is inside the view, and p + 64 cannot overflow.
@@ -160,9 +189,9 @@ extension BorrowedBytes {
     /// C library this package builds with), or a word-at-a-time scan where none is imported.
     @inline(__always)
     func firstIndex(of byte: UInt8) -> Int? {
-        guard let start = unsafe base.baseAddress, endIndex > 0 else { return nil }
+        guard let start = unsafe start, count > 0 else { return nil }
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        guard let hit = unsafe memchr(start, Int32(byte), endIndex) else { return nil }
+        guard let hit = unsafe memchr(start, Int32(byte), count) else { return nil }
         return unsafe UnsafeRawPointer(hit) - start
         #else
         return wordScan(for: byte)
@@ -174,7 +203,6 @@ extension BorrowedBytes {
     func wordScan(for byte: UInt8) -> Int? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let pattern = UInt64(byte) &* ones
-        let count = endIndex
         var i = 0
         while count - i >= 8 {
             let v = unsafe base.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
