@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -14,7 +14,7 @@ let package = Package(
     ],
     targets: [
         // The library: pure Swift, no Foundation, no dependencies.
-        .target(name: "AudioStreamParsing"),
+        .target(name: "AudioStreamParsing", swiftSettings: [.strictMemorySafety()]),
         // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
         .executableTarget(

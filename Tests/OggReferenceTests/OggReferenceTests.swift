@@ -33,7 +33,7 @@ struct OggReferenceTests {
         var pages: [LiboggPage] = []
         for range in chunking.ranges(count: bytes.count) {
             bytes[range].withUnsafeBytes { raw in
-                window.beginChunk(raw)
+                window.beginChunk(BorrowedBytes(raw))
                 scan: while true {
                     switch OggPageCheck(window) {
                     case .incomplete:

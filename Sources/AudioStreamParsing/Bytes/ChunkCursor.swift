@@ -6,18 +6,19 @@
 /// walk is written as `while let word = cursor.loadBigEndianUInt32(at: i)`: the check the walk needs
 /// anyway (is a whole header there?) is the only one it pays.
 ///
-/// Valid only while the window is not mutated otherwise than by consuming chunk bytes (the chunk is
-/// borrowed for the current `parse` call; `InputWindow.chunkCursor`).
+/// The chunk is borrowed for the current `parse` call (`InputWindow.chunkCursor`): a cursor is valid
+/// only while the window is not mutated otherwise than by consuming chunk bytes, and never after the
+/// call.
 struct ChunkCursor {
     /// The caller's chunk.
-    private let bytes: UnsafeRawBufferPointer
+    private let bytes: BorrowedBytes
     /// The index in the chunk of the window's position when the cursor was taken: the readable bytes
     /// are `index..<count`.
     let index: Int
     /// The absolute stream offset of the chunk's first byte.
     let base: Int64
 
-    init(_ bytes: UnsafeRawBufferPointer, index: Int, base: Int64) {
+    init(_ bytes: BorrowedBytes, index: Int, base: Int64) {
         self.bytes = bytes
         self.index = index
         self.base = base
@@ -29,31 +30,18 @@ struct ChunkCursor {
     /// The big-endian 32-bit word at index `i` of the chunk, or `nil` when its 4 bytes are not all in
     /// the chunk.
     @inline(__always)
-    func loadBigEndianUInt32(at i: Int) -> UInt32? {
-        guard i >= 0, i <= bytes.count &- 4 else { return nil }
-        return UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-    }
+    func loadBigEndianUInt32(at i: Int) -> UInt32? { bytes.bigEndianUInt32(at: i) }
 
     /// The big-endian 64-bit word at index `i` of the chunk, or `nil` when its 8 bytes are not all in
     /// the chunk.
     @inline(__always)
-    func loadBigEndianUInt64(at i: Int) -> UInt64? {
-        guard i >= 0, i <= bytes.count &- 8 else { return nil }
-        return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-    }
+    func loadBigEndianUInt64(at i: Int) -> UInt64? { bytes.bigEndianUInt64(at: i) }
 
-    /// Loads one byte of every `stride`-byte step from `start` while below `end` (clamped to the
-    /// chunk) and returns their wrapping sum and the first index not loaded: the independent loads of
+    /// Loads one byte of every 64-byte cache line from `start` while below `end` (clamped to the chunk)
+    /// and returns their wrapping sum and the first index not loaded: the independent loads of
     /// ``HeaderPrefetch``.
     @inline(__always)
-    func touch(from start: Int, to end: Int, stride: Int) -> (sum: UInt8, next: Int) {
-        let end = Swift.min(end, bytes.count)
-        var p = Swift.max(start, 0)
-        var sum: UInt8 = 0
-        while p < end {
-            sum &+= bytes.load(fromByteOffset: p, as: UInt8.self)
-            p &+= stride
-        }
-        return (sum, p)
+    func touch(from start: Int, to end: Int) -> (sum: UInt8, next: Int) {
+        bytes.cacheLineSum(from: start, to: end)
     }
 }

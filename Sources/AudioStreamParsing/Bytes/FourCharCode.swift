@@ -8,8 +8,8 @@ enum FourCharCode {
     /// Only used for literals in this library's tables; a string of another length gives 0.
     static func value(_ string: StaticString) -> UInt32 {
         guard string.utf8CodeUnitCount == 4 else { return 0 }
-        let p = string.utf8Start
-        return UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+        return UInt32(string.utf8CodeUnit(at: 0)) << 24 | UInt32(string.utf8CodeUnit(at: 1)) << 16
+            | UInt32(string.utf8CodeUnit(at: 2)) << 8 | UInt32(string.utf8CodeUnit(at: 3))
     }
 
     /// A printable form of a code: the four characters when all are printable ASCII,

@@ -18,7 +18,7 @@ struct HeaderPrefetch {
     /// Called once per frame walked, at its start `i` in the cursor's chunk.
     @inline(__always)
     mutating func frame(in cursor: ChunkCursor, at i: Int) {
-        let (sum, next) = cursor.touch(from: Swift.max(swept, i &+ 64), to: i &+ Self.distance, stride: 64)
+        let (sum, next) = cursor.touch(from: Swift.max(swept, i &+ BorrowedBytes.cacheLine), to: i &+ Self.distance)
         touched &+= sum
         swept = next
     }

@@ -5,6 +5,11 @@
 /// only have from their 2025 releases (macOS 26, iOS 26). Reads are bounds-checked; bulk access for a
 /// loop goes through ``withSpan(_:)``, a checked view that does not copy per element (indexing the
 /// collection reads one 64-byte vector per element).
+///
+/// Two methods reach the storage as raw bytes, both within its 256 bytes: `append` copies at most
+/// `capacity - count` bytes at index `count`, and `withSpan` views the first `count` bytes of a copy of
+/// the storage for the duration of `body` only. A safe form would need `InlineArray` (see above) or
+/// element-wise stores, which rewrite a whole vector per byte.
 struct InlineByteArray: RandomAccessCollection, Equatable {
     /// The most bytes the array holds.
     static let capacity = 255
@@ -43,10 +48,10 @@ struct InlineByteArray: RandomAccessCollection, Equatable {
         // One copy per segment into the inline storage (element-wise stores would rewrite a whole
         // vector per byte).
         window.withContiguousSegments(at: offset, count: n) { source in
-            guard let from = source.baseAddress else { return }
+            guard let from = unsafe source.rawBuffer.baseAddress else { return }
             let at = end  // at + source.count ≤ capacity < the 256 bytes of storage
-            withUnsafeMutableBytes(of: &storage) { target in
-                target.baseAddress?.advanced(by: at).copyMemory(from: from, byteCount: source.count)
+            unsafe withUnsafeMutableBytes(of: &storage) { target in
+                unsafe target.baseAddress?.advanced(by: at).copyMemory(from: from, byteCount: source.count)
             }
             end += source.count
         }
@@ -59,9 +64,9 @@ struct InlineByteArray: RandomAccessCollection, Equatable {
     func withSpan<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
         var copy = storage
         let n = count
-        return try withUnsafeBytes(of: &copy) { (raw) throws(E) -> R in
-            let bytes = UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n])
-            return try body(Span(_unsafeElements: bytes))
+        return try unsafe withUnsafeBytes(of: &copy) { (raw) throws(E) -> R in
+            let bytes = unsafe UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[0..<n])
+            return try body(unsafe Span(_unsafeElements: bytes))
         }
     }
 

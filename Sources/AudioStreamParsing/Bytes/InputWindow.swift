@@ -21,12 +21,12 @@ struct InputWindow {
     private(set) var pendingRead: Int = 0
     /// Absolute offset of `pending[0]`.
     private(set) var pendingBase: Int64 = 0
-    /// The caller's chunk; valid only during `parse`.
-    private(set) var chunk: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// The caller's chunk, borrowed: valid only during `parse` (from `beginChunk` to `endChunk`).
+    private(set) var chunk = BorrowedBytes()
     /// Bytes of `chunk` already consumed.
     private(set) var chunkRead: Int = 0
-    /// The caller's chunk as a checked view; valid only during `parse`.
-    var chunkBytes: BorrowedBytes { BorrowedBytes(chunk) }
+    /// The caller's chunk; valid only during `parse`.
+    var chunkBytes: BorrowedBytes { chunk }
     /// Set by `finish()`: no more bytes will come.
     var isFinal = false
 
@@ -43,14 +43,12 @@ struct InputWindow {
 
     // MARK: Feeding
 
-    /// Makes `bytes` readable after the pending bytes. The pointer must stay valid until `endChunk()`.
+    /// Makes `bytes` readable after the pending bytes. They must stay valid until `endChunk()`, which
+    /// copies what is left of them and forgets them.
     mutating func beginChunk(_ bytes: BorrowedBytes) {
-        chunk = bytes.rawBuffer
+        chunk = bytes
         chunkRead = 0
     }
-
-    /// `beginChunk` for a raw buffer (tests drive a window directly with one).
-    mutating func beginChunk(_ bytes: UnsafeRawBufferPointer) { beginChunk(BorrowedBytes(bytes)) }
 
     /// Copies the unconsumed part of the chunk into `pending` and forgets the chunk.
     mutating func endChunk() {
@@ -60,12 +58,12 @@ struct InputWindow {
                 // Common case: start a fresh pending buffer at the chunk's unconsumed bytes.
                 let base = chunkBase + Int64(chunkRead)
                 pending.removeAll(keepingCapacity: true)
-                appendToPending(UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+                appendToPending(chunk.extracting(chunkRead..<chunk.count))
                 pendingRead = 0
                 pendingBase = base
             } else {
                 compactIfWorthwhile()
-                appendToPending(UnsafeRawBufferPointer(rebasing: chunk[chunkRead...]))
+                appendToPending(chunk.extracting(chunkRead..<chunk.count))
             }
         } else if pendingRemaining == 0 {
             let base = position
@@ -73,7 +71,7 @@ struct InputWindow {
             pendingRead = 0
             pendingBase = base
         }
-        chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        chunk = BorrowedBytes()
         chunkRead = 0
     }
 
@@ -89,15 +87,15 @@ struct InputWindow {
         } else if pendingRead >= 1024 {
             compactIfWorthwhile()
         }
-        appendToPending(bytes.rawBuffer)
+        appendToPending(bytes)
     }
 
     /// Appends to `pending`: a few bytes one by one (cheaper than the generic `append(contentsOf:)` when
     /// input comes in tiny chunks), more in one copy.
     @inline(__always)
-    private mutating func appendToPending(_ bytes: UnsafeRawBufferPointer) {
+    private mutating func appendToPending(_ bytes: BorrowedBytes) {
         if bytes.count == 1 {
-            pending.append(bytes.load(as: UInt8.self))
+            pending.append(bytes[0])
         } else if bytes.count <= 16 {
             for byte in bytes { pending.append(byte) }
         } else {
@@ -110,7 +108,7 @@ struct InputWindow {
         pending.removeAll(keepingCapacity: false)
         pendingRead = 0
         pendingBase = offset
-        chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+        chunk = BorrowedBytes()
         chunkRead = 0
         isFinal = false
     }
@@ -157,10 +155,12 @@ struct InputWindow {
     /// The byte `offset` bytes after the position, or `nil` when not yet available.
     @inline(__always)
     func peekUInt8(at offset: Int = 0) -> UInt8? {
-        guard offset >= 0, offset < readable else { return nil }
+        guard offset >= 0 else { return nil }
         let pr = pendingRemaining
         if offset < pr { return pending[pendingRead + offset] }
-        return chunk[chunkRead + offset - pr]
+        // Past the pending bytes, the chunk's bounds check is the readability check (`offset < readable`
+        // exactly when the index is below the chunk's count; a wrapped sum is negative, so out of bounds).
+        return chunk.byte(at: chunkRead &+ (offset - pr))
     }
 
     /// The integer of `T`'s width at `offset` after the position in `endianness` order, or `nil` when
@@ -202,20 +202,21 @@ struct InputWindow {
     }
 
     /// Calls `body` with the one or two contiguous pieces that hold `count` bytes at `offset` after the
-    /// position. The caller must have checked that the bytes are readable.
-    func withContiguousSegments(at offset: Int, count: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+    /// position, as views valid only during `body`. The caller must have checked that the bytes are
+    /// readable (a range outside the window traps).
+    func withContiguousSegments(at offset: Int, count: Int, _ body: (BorrowedBytes) -> Void) {
         let pr = pendingRemaining
         var start = offset
         var left = count
         if start < pr {
             let n = min(left, pr - start)
-            pending.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[(pendingRead + start)..<(pendingRead + start + n)])) }
+            withBorrowedBytes(of: pending, in: (pendingRead + start)..<(pendingRead + start + n), body)
             left -= n
             start = pr
         }
         if left > 0 {
             let c = chunkRead + start - pr
-            body(UnsafeRawBufferPointer(rebasing: chunk[c..<(c + left)]))
+            body(chunk.extracting(c..<(c + left)))
         }
     }
 

@@ -1,6 +1,10 @@
 /// The public entry points that take or give raw pointers, kept in `Bytes/` with the only other code
 /// that touches raw memory. Each turns the pointer into a `BorrowedBytes` view (or back) at once; the
 /// rest of the library never sees the pointer.
+///
+/// The contract is the caller's side of `BorrowedBytes`' lifetime rule: a buffer given to `parse` or
+/// `demux` must be valid for the duration of that call (and is not referenced afterwards); a buffer
+/// given out by a `PacketBatch` is valid only during the packets handler call that received the batch.
 
 extension AudioStreamParser {
     /// Parses the next bytes of the stream (`AudioFileStreamParseBytes`).
@@ -14,20 +18,20 @@ extension AudioStreamParser {
     ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
     /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
     public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
-        try parse(borrowed: BorrowedBytes(bytes), flags: flags)
+        try parse(borrowed: unsafe BorrowedBytes(bytes), flags: flags)
     }
 }
 
 extension PacketBatch {
     /// The batch's bytes, from the first packet's first byte to the last packet's last byte.
     /// Borrowed: valid only during the handler call.
-    public var bytes: UnsafeRawBufferPointer { storage.rawBuffer }
+    public var bytes: UnsafeRawBufferPointer { unsafe storage.rawBuffer }
 
     /// The bytes of packet `index` (0-based within the batch). Borrowed like `bytes`.
     public func packetBytes(at index: Int) -> UnsafeRawBufferPointer {
         let d = descriptions[index]
         let start = Int(d.startOffset)
-        return storage.extracting(start..<(start + Int(d.dataByteSize))).rawBuffer
+        return unsafe storage.extracting(start..<(start + Int(d.dataByteSize))).rawBuffer
     }
 }
 
@@ -37,6 +41,6 @@ extension ICYMetadataDemuxer {
     /// - Returns: the chunk's audio ranges (offsets into `chunk`) and completed metadata blocks, in
     ///   body order.
     public mutating func demux(_ chunk: UnsafeRawBufferPointer) -> [Segment] {
-        demux(borrowed: BorrowedBytes(chunk))
+        demux(borrowed: unsafe BorrowedBytes(chunk))
     }
 }

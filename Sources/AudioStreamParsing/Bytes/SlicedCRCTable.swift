@@ -17,6 +17,12 @@
 /// ```
 ///
 /// Used by `FLACCRC` (polynomial 0x8005, RFC 9639 §9.3) and `OggCRC` (0x04C11DB7, RFC 3533 §6).
+///
+/// The kernels below read the bytes through raw pointers (`BorrowedBytes.rawBuffer`) and look the tables
+/// up through pointers to their storage, without a bounds check per load: every byte offset they load
+/// is below the view's count by the loop that reaches it, and every table index is a byte (0…255) plus a
+/// multiple of 256 below the table's size (16 × 256 entries, `Word.bitWidth / 8` × 256 for `shift`).
+/// Their interface is safe: a `BorrowedBytes` in, a CRC value out.
 struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sendable {
     /// 16 × 256 entries (see the type's documentation).
     let entries: [Word]
@@ -60,30 +66,30 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
         shift = z
     }
 
-    /// `crc` advanced over `laneBytes` zero bytes; `z` points at `shift`.
+    /// `crc` advanced over `laneBytes` zero bytes; `z` points at `shift` (`Word.bitWidth / 8` × 256 words).
     @inline(__always)
     static func advance(_ crc: Word, _ z: UnsafePointer<Word>) -> Word {
         var r: Word = 0
         var k = 0
         while k < Word.bitWidth / 8 {
-            r ^= z[k * 256 + Int(truncatingIfNeeded: crc >> (8 * k) & 0xFF)]
+            r ^= unsafe z[k * 256 + Int(truncatingIfNeeded: crc >> (8 * k) & 0xFF)]
             k += 1
         }
         return r
     }
 
-    /// `crc` continued over one byte; `t` points at `entries`.
+    /// `crc` continued over one byte; `t` points at `entries` (16 × 256 words).
     @inline(__always)
     static func update(_ crc: Word, _ byte: UInt8, _ t: UnsafePointer<Word>) -> Word {
-        crc << 8 ^ t[Int(UInt8(truncatingIfNeeded: crc >> (Word.bitWidth - 8)) ^ byte)]
+        unsafe crc << 8 ^ t[Int(UInt8(truncatingIfNeeded: crc >> (Word.bitWidth - 8)) ^ byte)]
     }
 
     /// `crc` continued over 16 bytes: `hi` holds the first 8, `lo` the next 8, both big-endian; `t` points
-    /// at `entries`.
+    /// at `entries` (16 × 256 words).
     @inline(__always)
     static func step(_ crc: Word, _ hi: UInt64, _ lo: UInt64, _ t: UnsafePointer<Word>) -> Word {
         let h = hi ^ UInt64(crc) << (64 - Word.bitWidth)
-        return t[15 * 256 + Int(h >> 56)] ^ t[14 * 256 + Int(h >> 48 & 0xFF)]
+        return unsafe t[15 * 256 + Int(h >> 56)] ^ t[14 * 256 + Int(h >> 48 & 0xFF)]
             ^ t[13 * 256 + Int(h >> 40 & 0xFF)] ^ t[12 * 256 + Int(h >> 32 & 0xFF)]
             ^ t[11 * 256 + Int(h >> 24 & 0xFF)] ^ t[10 * 256 + Int(h >> 16 & 0xFF)]
             ^ t[9 * 256 + Int(h >> 8 & 0xFF)] ^ t[8 * 256 + Int(h & 0xFF)]
@@ -101,49 +107,109 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
 
     /// `crc` continued over `bytes`: two lanes of 16 bytes per step while `2 × laneBytes` remain, then 16
     /// bytes per step, the tail byte by byte.
-    func update(_ crc: Word, _ bytes: UnsafeRawBufferPointer) -> Word {
-        guard let base = bytes.baseAddress else { return crc }
+    func update(_ crc: Word, _ bytes: BorrowedBytes) -> Word {
+        guard let base = unsafe bytes.rawBuffer.baseAddress else { return crc }
         let count = bytes.count
-        return entries.withUnsafeBufferPointer { tables in
+        return unsafe entries.withUnsafeBufferPointer { tables in
             // `entries` always holds 16 × 256 words, so its base address exists.
             guard let t = tables.baseAddress else { return crc }
             var c = crc
             var k = 0
             let lane = Self.laneBytes
             if count >= 2 * lane {
-                shift.withUnsafeBufferPointer { shifts in
+                unsafe shift.withUnsafeBufferPointer { shifts in
                     guard let z = shifts.baseAddress else { return }
+                    // k + 2 × lane ≤ count: both lanes' 16-byte loads are inside the view.
                     while k + 2 * lane <= count {
                         var a = c
                         var b: Word = 0
                         var j = k
                         let end = k + lane
                         while j < end {
-                            a = Self.step(
+                            a = unsafe Self.step(
                                 a, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j, as: UInt64.self)),
                                 UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + 8, as: UInt64.self)), t)
-                            b = Self.step(
+                            b = unsafe Self.step(
                                 b, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + lane, as: UInt64.self)),
                                 UInt64(bigEndian: base.loadUnaligned(fromByteOffset: j + lane + 8, as: UInt64.self)),
                                 t)
                             j += 16
                         }
-                        c = Self.advance(a, z) ^ b
+                        c = unsafe Self.advance(a, z) ^ b
                         k += 2 * lane
                     }
                 }
             }
             while k + 16 <= count {
-                c = Self.step(
+                c = unsafe Self.step(
                     c, UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self)),
                     UInt64(bigEndian: base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self)), t)
                 k += 16
             }
             while k < count {
-                c = Self.update(c, base.load(fromByteOffset: k, as: UInt8.self), t)
+                c = unsafe Self.update(c, base.load(fromByteOffset: k, as: UInt8.self), t)
                 k += 1
             }
             return c
+        }
+    }
+}
+
+// MARK: CRC up to a sync code
+
+extension SlicedCRCTable where Word == UInt16 {
+    /// `crc` continued over `bytes` up to the first possible sync code in them: a 0xFF followed by a byte
+    /// `b` with `b & syncMask == syncValue`, or a 0xFF that is the last byte of `bytes` (the caller
+    /// decides what its next byte is). The kernel of `InputWindow.crc16ToPossibleSync`, which runs it over
+    /// each contiguous segment of a window range.
+    ///
+    /// Word at a time: 16 bytes without any 0xFF (tested on two 64-bit words) go through the sliced CRC in
+    /// one step; only a block holding a 0xFF goes byte by byte.
+    ///
+    /// - Returns: the index reached in `bytes`, whether it stopped at such a 0xFF (not included in the
+    ///   CRC), and the CRC over the bytes before that index.
+    @inline(__always)
+    func updateToPossibleSync(
+        _ crc: UInt16, _ bytes: BorrowedBytes, syncMask: UInt8, syncValue: UInt8
+    ) -> (offset: Int, found: Bool, crc: UInt16) {
+        guard let base = unsafe bytes.rawBuffer.baseAddress else { return (0, false, crc) }
+        let count = bytes.count
+        return unsafe entries.withUnsafeBufferPointer { tables in
+            guard let t = tables.baseAddress else { return (0, false, crc) }
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            var c = crc
+            var k = 0
+            while k < count {
+                let end: Int
+                if k + 16 <= count {
+                    let hi = UInt64(bigEndian: unsafe base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+                    let lo = UInt64(bigEndian: unsafe base.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))
+                    // A byte of `w` is 0xFF exactly when that byte of `~w` is zero.
+                    let ffs = ((~hi &- ones) & hi | (~lo &- ones) & lo) & highs
+                    if ffs == 0 {
+                        c = unsafe Self.step(c, hi, lo, t)
+                        k += 16
+                        continue
+                    }
+                    end = k + 16
+                } else {
+                    end = count
+                }
+                // k < end ≤ count: byte loads inside the view (k + 1 only when below count).
+                while k < end {
+                    let b = unsafe base.load(fromByteOffset: k, as: UInt8.self)
+                    if unsafe b == 0xFF
+                        && (k + 1 == count
+                            || base.load(fromByteOffset: k + 1, as: UInt8.self) & syncMask == syncValue)
+                    {
+                        return (k, true, c)
+                    }
+                    c = unsafe c << 8 ^ t[Int(UInt8(truncatingIfNeeded: c >> 8) ^ b)]
+                    k += 1
+                }
+            }
+            return (k, false, c)
         }
     }
 }

@@ -82,10 +82,9 @@ extension FormatProbe {
     /// Probes decide on every byte they can see, so detection gives the same answer however the input
     /// was chunked.
     static func matches(_ window: InputWindow, _ magic: StaticString, at offset: Int = 0) -> Bool? {
-        let p = magic.utf8Start
         for i in 0..<magic.utf8CodeUnitCount {
             guard let b = window.peekUInt8(at: offset + i) else { return nil }
-            if b != p[i] { return false }
+            if b != magic.utf8CodeUnit(at: i) { return false }
         }
         return true
     }

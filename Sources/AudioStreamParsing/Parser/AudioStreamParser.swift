@@ -32,13 +32,14 @@ public final class AudioStreamParser {
 
     // The callbacks are read once per event while a delivery runs; every access is a whole read or
     // write (never held across user code), so the run-time exclusivity check would only cost time.
+    // `@safe` states that for strict memory safety checking, which flags every use of unchecked exclusivity.
 
     /// The property listener.
-    @exclusivity(unchecked) public var propertyListener: PropertyListener?
+    @safe @exclusivity(unchecked) public var propertyListener: PropertyListener?
     /// The packets handler.
-    @exclusivity(unchecked) public var packetsHandler: PacketsHandler?
+    @safe @exclusivity(unchecked) public var packetsHandler: PacketsHandler?
     /// The diagnostics handler (diagnostics are also kept in `diagnostics`).
-    @exclusivity(unchecked) public var diagnosticHandler: DiagnosticHandler?
+    @safe @exclusivity(unchecked) public var diagnosticHandler: DiagnosticHandler?
 
     /// The file type hint given at creation (needed only for containers content cannot identify).
     public let fileTypeHint: AudioFileType?
@@ -57,22 +58,23 @@ public final class AudioStreamParser {
     // which dominated `parse` calls of a few bytes. Exclusivity still holds by construction: only this
     // class's methods touch these properties; no method is re-entered (callbacks run with `inCallback`
     // set, every entry point checks it before touching the parse state, and `absorbIfShort`'s budget is 0
-    // while events are delivered); `deliver()` holds no access while user code runs.
-    @exclusivity(unchecked) private var context: ParseContext
-    @exclusivity(unchecked) private var format: (any FormatParser)?
+    // while events are delivered); `deliver()` holds no access while user code runs. Hence `@safe` (strict
+    // memory safety checking would otherwise ask for a marker at each of the ~120 uses).
+    @safe @exclusivity(unchecked) private var context: ParseContext
+    @safe @exclusivity(unchecked) private var format: (any FormatParser)?
     /// `format != nil`, kept apart: testing the optional existential copies it (about 200 instructions).
-    @exclusivity(unchecked) private var hasFormat = false
-    @exclusivity(unchecked) private var needed = 0
-    @exclusivity(unchecked) private var skipRemaining: Int64 = 0
-    @exclusivity(unchecked) private var failure: AudioStreamError?
-    @exclusivity(unchecked) private var inCallback = false
-    @exclusivity(unchecked) private var isFinished = false
-    @exclusivity(unchecked) private var seekPending = false
+    @safe @exclusivity(unchecked) private var hasFormat = false
+    @safe @exclusivity(unchecked) private var needed = 0
+    @safe @exclusivity(unchecked) private var skipRemaining: Int64 = 0
+    @safe @exclusivity(unchecked) private var failure: AudioStreamError?
+    @safe @exclusivity(unchecked) private var inCallback = false
+    @safe @exclusivity(unchecked) private var isFinished = false
+    @safe @exclusivity(unchecked) private var seekPending = false
     /// The offset of the last `ParseStep.request`, until the next `.discontinuity` (which then starts there)
     /// or seek.
-    @exclusivity(unchecked) private var requestPending: Int64?
+    @safe @exclusivity(unchecked) private var requestPending: Int64?
     /// The pending request was at or ahead of the position when it was made (reached by skipping).
-    @exclusivity(unchecked) private var requestIsForward = false
+    @safe @exclusivity(unchecked) private var requestIsForward = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///

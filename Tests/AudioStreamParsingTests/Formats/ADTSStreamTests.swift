@@ -119,7 +119,7 @@ struct ADTSStreamTests {
         var window = InputWindow()
         window.isFinal = true
         let result: FormatProbe.Result = data.withUnsafeBytes { raw in
-            window.beginChunk(raw)
+            window.beginChunk(BorrowedBytes(raw))
             return ADTSParser.probe.probe(window, ParserOptions())
         }
         guard case .noMatch = result else {

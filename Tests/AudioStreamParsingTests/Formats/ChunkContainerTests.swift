@@ -11,7 +11,7 @@ struct ChunkContainerTests {
     static func header(_ bytes: [UInt8], _ layout: ChunkLayout) -> ChunkHeader? {
         var window = InputWindow()
         return bytes.withUnsafeBytes { raw in
-            window.beginChunk(raw)
+            window.beginChunk(BorrowedBytes(raw))
             return ChunkHeader.peek(window, layout)
         }
     }

@@ -103,7 +103,7 @@ struct FLACTests {
         let full = bytes + [crc ?? FLACCRC.crc8(bytes)]
         var window = InputWindow()
         return full.withUnsafeBytes { raw in
-            window.beginChunk(raw)
+            window.beginChunk(BorrowedBytes(raw))
             return FLACFrameHeader.decode(window, at: 0, streamInfo: info, variable: variable)
         }
     }

@@ -33,8 +33,10 @@ struct SlicedCRCTableTests {
 
     static let lengths: [Int] = {
         let lane = SlicedCRCTable<UInt32>.laneBytes
-        let around = [0, 1, 15, 16, 17, 31, 32, 33, 2 * lane - 17, 2 * lane - 1, 2 * lane, 2 * lane + 1, 2 * lane + 16,
-                      4 * lane - 1, 4 * lane, 4 * lane + 15, 6 * lane + 7, 4096, 8191]
+        let around = [
+            0, 1, 15, 16, 17, 31, 32, 33, 2 * lane - 17, 2 * lane - 1, 2 * lane, 2 * lane + 1, 2 * lane + 16,
+            4 * lane - 1, 4 * lane, 4 * lane + 15, 6 * lane + 7, 4096, 8191,
+        ]
         return around
     }()
 
@@ -43,7 +45,7 @@ struct SlicedCRCTableTests {
         let data = Self.bytes(count, seed: UInt64(count) + 1)
         for start: UInt32 in [0, 0xDEAD_BEEF, 0xFFFF_FFFF] {
             let expected = Self.bitwise(data, from: start, polynomial: UInt32(0x04C1_1DB7))
-            let got = data.withUnsafeBytes { OggCRC.table.update(start, $0) }
+            let got = withBorrowedBytes(of: data) { OggCRC.table.update(start, $0) }
             #expect(got == expected, "length \(count), start \(start)")
         }
     }
@@ -53,7 +55,7 @@ struct SlicedCRCTableTests {
         let data = Self.bytes(count, seed: UInt64(count) + 77)
         for start: UInt16 in [0, 0xBEEF, 0xFFFF] {
             let expected = Self.bitwise(data, from: start, polynomial: UInt16(0x8005))
-            let got = data.withUnsafeBytes { FLACCRC.table16.update(start, $0) }
+            let got = withBorrowedBytes(of: data) { FLACCRC.table16.update(start, $0) }
             #expect(got == expected, "length \(count), start \(start)")
         }
     }
@@ -62,7 +64,9 @@ struct SlicedCRCTableTests {
     @Test func shiftTableAdvancesOverZeroBytes() {
         let zeros = [UInt8](repeating: 0, count: SlicedCRCTable<UInt32>.laneBytes)
         for start: UInt32 in [1, 0x8000_0000, 0x1234_5678, 0xFFFF_FFFF] {
-            let got = OggCRC.table.shift.withUnsafeBufferPointer { SlicedCRCTable<UInt32>.advance(start, $0.baseAddress!) }
+            let got = OggCRC.table.shift.withUnsafeBufferPointer {
+                SlicedCRCTable<UInt32>.advance(start, $0.baseAddress!)
+            }
             #expect(got == Self.bitwise(zeros, from: start, polynomial: UInt32(0x04C1_1DB7)))
         }
     }

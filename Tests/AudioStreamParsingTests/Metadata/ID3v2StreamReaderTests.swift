@@ -31,7 +31,7 @@ struct StreamReaderRun {
             offset += size
             let last = offset == bytes.count
             chunk.withUnsafeBytes { buffer in
-                context.window.beginChunk(buffer)
+                context.window.beginChunk(BorrowedBytes(buffer))
                 loop: while true {
                     if skipRemaining > 0 {
                         let n = min(skipRemaining, Int64(context.window.readable))
