@@ -73,6 +73,10 @@ public final class AudioStreamParser {
     @exclusivity(unchecked) private var requestPending: Int64?
     /// The pending request was at or ahead of the position when it was made (reached by skipping).
     @exclusivity(unchecked) private var requestIsForward = false
+    /// `context.emittedPackets` when the position was last established (creation, a seek, a followed
+    /// request, an honoured discontinuity): a `.discontinuity` is honoured only once packets were emitted
+    /// since (the discontinuity rule, `ParseFlags.discontinuity`).
+    @exclusivity(unchecked) private var emittedAtLastJump: Int64 = 0
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -100,6 +104,13 @@ public final class AudioStreamParser {
     /// `parse` beyond the absorbing fast path, out of line so that path stays a few instructions long.
     @inline(never)
     private func parseChunk(_ bytes: BorrowedBytes, flags: ParseFlags) throws(AudioStreamError) {
+        if bytes.isEmpty {
+            // Harmless whatever the flags (Apple clients flush with a zero-byte parse): no event, no state
+            // change. Only the errors every call gets: a terminal failure, a call from a callback.
+            if let failure { throw failure }
+            if inCallback { throw reentryError }
+            return
+        }
         context.absorbableBytes = 0
         try checkUsable(finishing: false)
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
@@ -111,12 +122,17 @@ public final class AudioStreamParser {
             needed = 0
             skipRemaining = requestIsForward && reached > requested ? reached - requested + skipRemaining : 0
             requestPending = nil
-        } else if flags.contains(.discontinuity) && !seekPending {
+            emittedAtLastJump = context.emittedPackets
+        } else if flags.contains(.discontinuity) && !seekPending && context.emittedPackets > emittedAtLastJump {
+            // Packets were produced since the position was last established: these bytes do not follow them.
+            // (Before that, the flag has nothing to be discontinuous with and is ignored: the habit of
+            // flagging every call until the first packet arrives loses nothing.)
             let resume = context.window.position + Int64(context.window.pendingRemaining)
             context.window.reset(at: resume)
             needed = 0
             skipRemaining = 0
             format?.discontinuity(&context)
+            emittedAtLastJump = context.emittedPackets
         }
         seekPending = false
         context.window.beginChunk(bytes)
@@ -180,14 +196,17 @@ public final class AudioStreamParser {
 
     private func checkUsable(finishing: Bool) throws(AudioStreamError) {
         if let failure { throw failure }
-        if inCallback {
-            throw context.error(
-                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
-        }
+        if inCallback { throw reentryError }
         if isFinished {
             throw context.error(
                 .illegalOperation, Structure("parser"), "the stream was finished; seek before parsing again")
         }
+    }
+
+    /// `parse`, `finish` or `seek` from inside a callback.
+    private var reentryError: AudioStreamError {
+        context.error(
+            .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
     }
 
     private func fail(_ error: AudioStreamError) -> AudioStreamError {
@@ -299,9 +318,11 @@ public final class AudioStreamParser {
             let chunk = context.window.chunkBytes
             let scratch = context.scratch
             let descriptions = context.descriptions
-            for event in events {
+            var cachedThrough = 0
+            for (index, event) in events.enumerated() {
                 switch event {
                 case .property(let value):
+                    if index >= cachedThrough { cachedThrough = cacheAhead(events, from: index) }
                     properties.apply(value)
                     propertyListener?(self, value.id)
                 case .diagnostic(let diagnostic):
@@ -334,6 +355,31 @@ public final class AudioStreamParser {
         context.recycle(&events)
     }
 
+    /// Caches the values of the run of property announcements that starts at `start` before the first
+    /// listener call about them, so that a listener reads every value of a header in its first callback
+    /// (StreamingKit reads the magic cookie in its `dataFormat` callback, AudioStreaming the packet size
+    /// bounds). The run ends at a packet batch, at a property announced a second time (its callback must
+    /// read the earlier value) and before `readyToProducePackets` (set by its own callback: it says the
+    /// header was delivered). Diagnostics do not end it. Returns the index after the run.
+    private func cacheAhead(_ events: [ParseContext.Event], from start: Int) -> Int {
+        var seen: [AudioStreamPropertyID] = []
+        var index = start
+        scan: while index < events.count {
+            switch events[index] {
+            case .property(let value):
+                if value.id == .readyToProducePackets || seen.contains(value.id) { break scan }
+                seen.append(value.id)
+                properties.apply(value)
+            case .diagnostic:
+                break
+            case .packets:
+                break scan
+            }
+            index += 1
+        }
+        return max(index, start + 1)
+    }
+
     // MARK: Seeking
 
     /// Prepares to continue at packet `packet` (`AudioFileStreamSeek`).
@@ -348,10 +394,7 @@ public final class AudioStreamParser {
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
         context.absorbableBytes = 0
         if let failure { throw failure }
-        if inCallback {
-            throw context.error(
-                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
-        }
+        if inCallback { throw reentryError }
         guard format != nil, let dataOffset = context.announced.dataOffset else {
             throw context.error(.dataUnavailable, driver, "cannot seek before the audio data is reached")
         }
@@ -370,6 +413,7 @@ public final class AudioStreamParser {
         context.window.reset(at: absolute)
         context.nextPacketIndex = packet
         context.resetEmissionTotals()
+        emittedAtLastJump = 0
         needed = 0
         skipRemaining = 0
         requestPending = nil
