@@ -77,6 +77,8 @@ public final class AudioStreamParser {
     /// request, an honoured discontinuity): a `.discontinuity` is honoured only once packets were emitted
     /// since (the discontinuity rule, `ParseFlags.discontinuity`).
     @exclusivity(unchecked) private var emittedAtLastJump: Int64 = 0
+    /// A `.discontinuity` given with an empty chunk: it applies to the next bytes.
+    @exclusivity(unchecked) private var discontinuityPending = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -105,14 +107,24 @@ public final class AudioStreamParser {
     @inline(never)
     private func parseChunk(_ bytes: BorrowedBytes, flags: ParseFlags) throws(AudioStreamError) {
         if bytes.isEmpty {
-            // Harmless whatever the flags (Apple clients flush with a zero-byte parse): no event, no state
-            // change. Only the errors every call gets: a terminal failure, a call from a callback.
+            // Harmless (Apple clients flush with a zero-byte parse): no event, nothing parsed, only the errors
+            // every call gets (a terminal failure, a call from a callback). A discontinuity flag describes the
+            // bytes that follow (a new response that starts with an empty read): it is kept for them.
             if let failure { throw failure }
             if inCallback { throw reentryError }
+            if flags.contains(.discontinuity) {
+                discontinuityPending = true
+                context.absorbableBytes = 0
+            }
             return
         }
         context.absorbableBytes = 0
         try checkUsable(finishing: false)
+        var flags = flags
+        if discontinuityPending {
+            flags.insert(.discontinuity)
+            discontinuityPending = false
+        }
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
             // The caller follows the parser's request: these bytes start at the requested offset. A forward
             // request the stream already reached by skipping: the bytes up to where the parser is are replayed,
@@ -174,6 +186,9 @@ public final class AudioStreamParser {
     public func finish() throws(AudioStreamError) {
         context.absorbableBytes = 0
         try checkUsable(finishing: true)
+        // A flag left by a zero-byte flush (`AudioFileStreamParseBytes(stream, 0, NULL, Discontinuity)`)
+        // has no bytes to apply to.
+        discontinuityPending = false
         context.window.isFinal = true
         // Detect, or step, once more with `isFinal` set even when fewer bytes than last asked for are
         // readable: detection decides on exactly the bytes there are, however they were chunked, and a
@@ -414,6 +429,7 @@ public final class AudioStreamParser {
         context.nextPacketIndex = packet
         context.resetEmissionTotals()
         emittedAtLastJump = 0
+        discontinuityPending = false
         needed = 0
         skipRemaining = 0
         requestPending = nil

@@ -25,32 +25,12 @@ struct AudioToolboxHabitTests {
     /// The fixtures the conformance suite parses (documented gaps left out).
     static let fixtures: [Fixture] = FixtureCatalog.all.filter { ConformanceInput.knownGap($0) == nil }
 
-    // MARK: (a) .discontinuity until the first packet
+    // MARK: (a) and (b): a StreamingKit-like client
 
+    /// `.discontinuity` on every call until the first packet, and a listener that reads every header value
+    /// in its `dataFormat` callback (both StreamingKit habits, in one run).
     @Test(arguments: fixtures)
-    func discontinuityUntilTheFirstPacketLosesNothing(_ fixture: Fixture) throws {
-        let input = try ConformanceInput.input(for: fixture)
-        let options = ConformanceInput.options(for: fixture)
-        let reference = ParseRunner.run(input.bytes, chunking: .whole, options: options)
-        try #require(reference.error == nil, "\(fixture): \(String(describing: reference.error))")
-        for size in Self.chunkSizes {
-            let log = HabitRunner.run(input.bytes, chunkSize: size, options: options, habits: [.discontinuityUntilFirstPacket])
-            Self.expectSameLog(log, reference, "\(fixture) at \(size)-byte chunks")
-            if size == Self.chunkSizes[0] {
-                var expected = try FixtureConformanceTests.expectation(for: fixture).shifted(by: input.shift)
-                // Tags the oracle shows differently are the conformance suite's business (same log).
-                expected.info = [:]
-                for mismatch in FixtureConformanceTests.compare(log.events, with: expected) {
-                    Issue.record("\(fixture) at \(size)-byte chunks: \(mismatch)  [expected from \(expected.source)]")
-                }
-            }
-        }
-    }
-
-    // MARK: (b) header values in the dataFormat callback
-
-    @Test(arguments: fixtures)
-    func headerValuesAreReadableInTheDataFormatCallback(_ fixture: Fixture) throws {
+    func discontinuityUntilTheFirstPacketAndHeaderValuesInTheDataFormatCallback(_ fixture: Fixture) throws {
         let input = try ConformanceInput.input(for: fixture)
         let options = ConformanceInput.options(for: fixture)
         let reference = ParseRunner.run(input.bytes, chunking: .whole, options: options)
@@ -59,29 +39,30 @@ struct AudioToolboxHabitTests {
         for size in Self.chunkSizes {
             let where_ = "\(fixture) at \(size)-byte chunks"
             var seen: HeaderSnapshot?
-            let log = HabitRunner.run(input.bytes, chunkSize: size, options: options, habits: []) { parser, id in
+            let log = HabitRunner.run(input.bytes, chunkSize: size, options: options, habits: [.discontinuityUntilFirstPacket]) {
+                parser, id in
                 if id == .dataFormat && seen == nil { seen = HeaderSnapshot(parser) }
             }
             Self.expectSameLog(log, reference, where_)
+            if size == Self.chunkSizes[0] {
+                var expected = try FixtureConformanceTests.expectation(for: fixture).shifted(by: input.shift)
+                // Tags the oracle shows differently are the conformance suite's business (same log).
+                expected.info = [:]
+                for mismatch in FixtureConformanceTests.compare(log.events, with: expected) {
+                    Issue.record("\(where_): \(mismatch)  [expected from \(expected.source)]")
+                }
+            }
             let snapshot = try #require(seen, "\(where_): no dataFormat callback")
-            for (id, value) in header.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                #expect(snapshot.values[id] == value, "\(where_): \(id) in the dataFormat callback")
-            }
-            for id in snapshot.values.keys where header[id] == nil {
-                Issue.record("\(where_): \(id) readable in the dataFormat callback but not announced before redy")
-            }
-            #expect(snapshot.gettersAgree, "\(where_): the typed getters differ from value(of:)")
-            #expect(!snapshot.isReady, "\(where_): redy already set in the dataFormat callback")
-            if let format = snapshot.format, format.bytesPerPacket == 0 {
-                #expect(
-                    snapshot.values[.packetSizeUpperBound] != nil,
-                    "\(where_): variable-size packets without a packet size upper bound in the dataFormat callback")
-            }
+            Self.expectHeader(snapshot, header, where_)
         }
     }
 
     // MARK: (c) zero-byte parses, and a stream that simply stops
 
+    /// A zero-byte `parse` before every chunk and two after the last one (one flagged `.discontinuity`, a
+    /// flush some clients send), then `finish()`: the empty calls deliver nothing, and `finish()` delivers
+    /// what the stream's end completes: the last frame of MPEG audio, ADTS and FLAC when nothing follows it
+    /// (`framedFileTypes`), none of the other formats' packets.
     @Test(arguments: fixtures)
     func emptyParsesAndAPlainFinishLoseNothing(_ fixture: Fixture) throws {
         let input = try ConformanceInput.input(for: fixture)
@@ -89,11 +70,22 @@ struct AudioToolboxHabitTests {
         let reference = ParseRunner.run(input.bytes, chunking: .whole, options: options)
         try #require(reference.error == nil, "\(fixture): \(String(describing: reference.error))")
         for size in Self.chunkSizes {
+            let where_ = "\(fixture) at \(size)-byte chunks with empty parses"
             let log = HabitRunner.run(input.bytes, chunkSize: size, options: options, habits: [.emptyParses])
-            Self.expectSameLog(log, reference, "\(fixture) at \(size)-byte chunks with empty parses")
-            #expect(log.eventsDuringEmptyParses == 0, "\(fixture): an empty parse produced events")
+            Self.expectSameLog(log, reference, where_)
+            #expect(log.eventsDuringEmptyParses == 0, "\(where_): an empty parse produced events")
+            let held = log.events.packetCount - log.packetsBeforeFinish
+            let fileType = reference.lastValues[.fileFormat]
+            let framed = fileType.map { Self.framedFileTypes.contains($0) } ?? false
+            #expect(held >= 0 && held <= (framed ? 1 : 0), "\(where_): \(held) packets delivered only by finish()")
         }
     }
+
+    /// The containers whose last frame waits for `finish()` (or for what follows it: a tag): MPEG
+    /// audio and ADTS confirm a frame by the sync that follows it, FLAC frames end where the next one starts.
+    static let framedFileTypes: [AudioStreamPropertyValue] = [
+        .fileFormat(.mp1), .fileFormat(.mp2), .fileFormat(.mp3), .fileFormat(.aacADTS), .fileFormat(.flac),
+    ]
 
     // MARK: Helpers
 
@@ -105,6 +97,24 @@ struct AudioToolboxHabitTests {
             values[value.id] = value
         }
         return values
+    }
+
+    static func expectHeader(
+        _ snapshot: HeaderSnapshot, _ header: [AudioStreamPropertyID: AudioStreamPropertyValue], _ where_: String
+    ) {
+        for (id, value) in header.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            #expect(snapshot.values[id] == value, "\(where_): \(id) in the dataFormat callback")
+        }
+        for id in snapshot.values.keys where header[id] == nil {
+            Issue.record("\(where_): \(id) readable in the dataFormat callback but not announced before redy")
+        }
+        #expect(snapshot.gettersAgree, "\(where_): the typed getters differ from value(of:)")
+        #expect(!snapshot.isReady, "\(where_): redy already set in the dataFormat callback")
+        if let format = snapshot.format, format.bytesPerPacket == 0 {
+            #expect(
+                snapshot.values[.packetSizeUpperBound] != nil,
+                "\(where_): variable-size packets without a packet size upper bound in the dataFormat callback")
+        }
     }
 
     static func expectSameLog(_ log: HabitLog, _ reference: EventLog, _ where_: String) {
@@ -157,6 +167,8 @@ struct HabitLog {
     var events: EventLog
     /// Callbacks that ran during a zero-byte `parse` (must be none).
     var eventsDuringEmptyParses = 0
+    /// Packets delivered before `finish()`.
+    var packetsBeforeFinish = 0
 }
 
 /// Feeds an input the way an Audio File Stream Services client does.
@@ -178,10 +190,12 @@ enum HabitRunner {
         let recorder = EventRecorder(parser, input: input)
         var sawPacket = false
         var callbacks = 0
+        var packets = 0
         let recordPackets = parser.packetsHandler
         parser.packetsHandler = { batch in
             sawPacket = true
             callbacks += 1
+            packets += batch.packetCount
             recordPackets?(batch)
         }
         let recordProperty = parser.propertyListener
@@ -196,6 +210,7 @@ enum HabitRunner {
             recordDiagnostic?(diagnostic)
         }
         var duringEmpty = 0
+        var beforeFinish = 0
         func emptyParse(_ flags: ParseFlags) throws(AudioStreamError) {
             let before = callbacks
             try parser.parse([UInt8](), flags: flags)
@@ -211,10 +226,11 @@ enum HabitRunner {
                 try emptyParse([])
                 try emptyParse(.discontinuity)
             }
+            beforeFinish = packets
             try parser.finish()
         } catch {
             recorder.log.error = error
         }
-        return HabitLog(events: recorder.log, eventsDuringEmptyParses: duringEmpty)
+        return HabitLog(events: recorder.log, eventsDuringEmptyParses: duringEmpty, packetsBeforeFinish: beforeFinish)
     }
 }
