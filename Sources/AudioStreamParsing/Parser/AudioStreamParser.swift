@@ -167,7 +167,8 @@ public final class AudioStreamParser {
         }
     }
 
-    /// Parses the next bytes of the stream. See `parse(_:flags:)`.
+    /// Parses the next bytes of the stream. See `parse(_:flags:)`. A zero-byte call is harmless: no
+    /// callback, nothing parsed or flushed (`finish()` flushes).
     public func parse(_ bytes: [UInt8], flags: ParseFlags = []) throws(AudioStreamError) {
         try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
     }
@@ -180,6 +181,10 @@ public final class AudioStreamParser {
     /// Ends the stream (`AudioFileStreamParseBytes(stream, 0, NULL, 0)`): delivers the last packets,
     /// announces exact end-of-stream values (packet and byte counts, trailing tags) and reports a stream
     /// that ended too early.
+    ///
+    /// A zero-byte `parse` does not flush; this does. What only the end completes: the last frame of MPEG
+    /// audio and ADTS (a frame is confirmed by the sync that follows it) and of FLAC (a frame ends where
+    /// the next starts); every other format's packets were delivered as their bytes arrived.
     ///
     /// - Throws: `AudioStreamError` when the stream ended where it cannot end (inside the container
     ///   header) or its type was never recognised (`typ?`).
@@ -197,7 +202,8 @@ public final class AudioStreamParser {
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {
-                context.diagnose(.truncated, driver, "stream ends \(skipRemaining) bytes before the end of a skipped chunk")
+                context.diagnose(
+                    .truncated, driver, "stream ends \(skipRemaining) bytes before the end of a skipped chunk")
                 skipRemaining = 0
             }
             if format == nil { throw streamTooShortError }
@@ -350,7 +356,8 @@ public final class AudioStreamParser {
                     switch run.kind {
                     case .constant(let size): descs = PacketDescriptions(constantSize: size, count: run.count)
                     case .explicit:
-                        descs = PacketDescriptions(descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
+                        descs = PacketDescriptions(
+                            descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
                     }
                     func hand(_ base: BorrowedBytes, _ start: Int) {
                         handler(
@@ -466,7 +473,9 @@ public final class AudioStreamParser {
             .requestedByteOffset,
         ]
         guard stored.contains(id) else {
-            throw context.error(.unsupportedProperty, Structure("parser"), "property \(id) is not a stored property; use the translation methods")
+            throw context.error(
+                .unsupportedProperty, Structure("parser"),
+                "property \(id) is not a stored property; use the translation methods")
         }
         if let value = properties.value(of: id) { return value }
         throw context.error(

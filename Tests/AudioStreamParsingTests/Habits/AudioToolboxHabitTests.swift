@@ -39,7 +39,9 @@ struct AudioToolboxHabitTests {
         for size in Self.chunkSizes {
             let where_ = "\(fixture) at \(size)-byte chunks"
             var seen: HeaderSnapshot?
-            let log = HabitRunner.run(input.bytes, chunkSize: size, options: options, habits: [.discontinuityUntilFirstPacket]) {
+            let log = HabitRunner.run(
+                input.bytes, chunkSize: size, options: options, habits: [.discontinuityUntilFirstPacket]
+            ) {
                 parser, id in
                 if id == .dataFormat && seen == nil { seen = HeaderSnapshot(parser) }
             }
@@ -219,7 +221,8 @@ enum HabitRunner {
         do throws(AudioStreamError) {
             for start in stride(from: 0, to: input.count, by: chunkSize) {
                 if habits.contains(.emptyParses) { try emptyParse([]) }
-                let flags: ParseFlags = habits.contains(.discontinuityUntilFirstPacket) && !sawPacket ? .discontinuity : []
+                let flags: ParseFlags =
+                    habits.contains(.discontinuityUntilFirstPacket) && !sawPacket ? .discontinuity : []
                 try parser.parse(input[start..<min(input.count, start + chunkSize)], flags: flags)
             }
             if habits.contains(.emptyParses) {

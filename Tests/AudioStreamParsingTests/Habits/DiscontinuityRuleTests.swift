@@ -96,7 +96,8 @@ struct DiscontinuityRuleTests {
         #expect(!seek.isEstimated, "\(path)")
         var start = Int(seek.absoluteOffset)
         while start < bytes.count {
-            try parser.parse(bytes[start..<min(bytes.count, start + chunk)], flags: packets.isEmpty ? .discontinuity : [])
+            try parser.parse(
+                bytes[start..<min(bytes.count, start + chunk)], flags: packets.isEmpty ? .discontinuity : [])
             start += chunk
         }
         try parser.finish()
