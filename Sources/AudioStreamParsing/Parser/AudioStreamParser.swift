@@ -384,13 +384,14 @@ public final class AudioStreamParser {
     /// read the earlier value) and before `readyToProducePackets` (set by its own callback: it says the
     /// header was delivered). Diagnostics do not end it. Returns the index after the run.
     private func cacheAhead(_ events: [ParseContext.Event], from start: Int) -> Int {
-        var seen: [AudioStreamPropertyID] = []
+        var seen: UInt32 = 0  // one bit per `announcementOrder`
         var index = start
         scan: while index < events.count {
             switch events[index] {
             case .property(let value):
-                if value.id == .readyToProducePackets || seen.contains(value.id) { break scan }
-                seen.append(value.id)
+                let bit: UInt32 = 1 << UInt32(value.announcementOrder)
+                if value.id == .readyToProducePackets || seen & bit != 0 { break scan }
+                seen |= bit
                 properties.apply(value)
             case .diagnostic:
                 break

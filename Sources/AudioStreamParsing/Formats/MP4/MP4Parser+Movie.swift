@@ -268,8 +268,7 @@ extension MP4Parser {
             }
         }
         if entry.streamDescription.bytesPerPacket == 0 {
-            let bound = Self.packetSizeUpperBound(
-                entry, largestSample: movie.isFragmented ? nil : largest, context.limits)
+            let bound = Self.packetSizeUpperBound(largestSample: movie.isFragmented ? nil : largest, context.limits)
             values.append(.packetSizeUpperBound(bound))
         }
         if !movie.isFragmented {
@@ -300,18 +299,13 @@ extension MP4Parser {
 
     /// The packet size bound of variable-size samples: the sample table's largest sample when the movie
     /// lists every sample (the container's bound, as a CAF packet table's); for a fragmented movie, whose
-    /// sample sizes come with each fragment, AAC's (ISO/IEC 14496-3 §4.5.3.1: at most 6144 bits per channel
-    /// in a raw data block), else the largest sample this parser accepts (`maxPacketBytes`).
-    static func packetSizeUpperBound(
-        _ entry: MP4AudioSampleEntry, largestSample: UInt32?, _ limits: ParserLimits
-    ) -> UInt32 {
+    /// sample sizes come with each fragment, the largest sample this parser accepts (`maxPacketBytes`): a
+    /// codec's nominal limit (AAC's 6144 bits per channel) is not one a damaged stream cannot exceed, and
+    /// no packet is ever delivered above the bound.
+    static func packetSizeUpperBound(largestSample: UInt32?, _ limits: ParserLimits) -> UInt32 {
         let accepted = UInt32(clamping: limits.maxPacketBytes)
-        if let largestSample, largestSample > 0 { return min(largestSample, accepted) }
-        let channels = entry.streamDescription.channelsPerFrame
-        if entry.streamDescription.formatID == .mpeg4AAC, channels > 0 {
-            return min(accepted, UInt32(clamping: UInt64(channels) * 6144 / 8))
-        }
-        return accepted
+        guard let largestSample, largestSample > 0 else { return accepted }
+        return min(largestSample, accepted)
     }
 
     /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
