@@ -69,44 +69,68 @@ struct CAFConstantFixtureTests {
     // CAF lpcm flags 2 (little-endian) → signed | packed; 0 → signed | big-endian | packed (but no
     // big-endian flag for 1-byte samples, where byte order means nothing); 3 → float | packed.
     static let cases: [Case] = [
-        Case(file: "caf/pcm_s16le-44100-2ch.caf", format: .init(
-            sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
-            framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
-        Case(file: "caf/pcm_s24le-48000-2ch.caf", format: .init(
-            sampleRate: 48000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 6,
-            framesPerPacket: 1, bytesPerFrame: 6, channelsPerFrame: 2, bitsPerChannel: 24)),
-        Case(file: "caf/pcm_f32le-44100-1ch.caf", format: .init(
-            sampleRate: 44100, formatID: .linearPCM, formatFlags: floatPackedLE, bytesPerPacket: 4,
-            framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 1, bitsPerChannel: 32)),
-        Case(file: "caf/pcm_s8-8000-1ch.caf", format: .init(
-            sampleRate: 8000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 1,
-            framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
-        Case(file: "caf/pcm_s16le-48000-6ch.caf", format: .init(
-            sampleRate: 48000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 12,
-            framesPerPacket: 1, bytesPerFrame: 12, channelsPerFrame: 6, bitsPerChannel: 16)),
-        Case(file: "caf/pcm_s16be-8000-1ch-free.caf", format: .init(
-            sampleRate: 8000, formatID: .linearPCM, formatFlags: signedPackedBE, bytesPerPacket: 2,
-            framesPerPacket: 1, bytesPerFrame: 2, channelsPerFrame: 1, bitsPerChannel: 16)),
-        Case(file: "caf/pcm_s16be-22050-1ch-sndfile-info.caf", format: .init(
-            sampleRate: 22050, formatID: .linearPCM, formatFlags: signedPackedBE, bytesPerPacket: 2,
-            framesPerPacket: 1, bytesPerFrame: 2, channelsPerFrame: 1, bitsPerChannel: 16)),
-        Case(file: "caf/pcm_s16le-44100-2ch-info.caf", format: .init(
-            sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
-            framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
-        Case(file: "caf/pcm_s16le-44100-2ch-pipe.caf", format: .init(
-            sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
-            framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s16le-44100-2ch.caf",
+            format: .init(
+                sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
+                framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s24le-48000-2ch.caf",
+            format: .init(
+                sampleRate: 48000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 6,
+                framesPerPacket: 1, bytesPerFrame: 6, channelsPerFrame: 2, bitsPerChannel: 24)),
+        Case(
+            file: "caf/pcm_f32le-44100-1ch.caf",
+            format: .init(
+                sampleRate: 44100, formatID: .linearPCM, formatFlags: floatPackedLE, bytesPerPacket: 4,
+                framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 1, bitsPerChannel: 32)),
+        Case(
+            file: "caf/pcm_s8-8000-1ch.caf",
+            format: .init(
+                sampleRate: 8000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 1,
+                framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
+        Case(
+            file: "caf/pcm_s16le-48000-6ch.caf",
+            format: .init(
+                sampleRate: 48000, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 12,
+                framesPerPacket: 1, bytesPerFrame: 12, channelsPerFrame: 6, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s16be-8000-1ch-free.caf",
+            format: .init(
+                sampleRate: 8000, formatID: .linearPCM, formatFlags: signedPackedBE, bytesPerPacket: 2,
+                framesPerPacket: 1, bytesPerFrame: 2, channelsPerFrame: 1, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s16be-22050-1ch-sndfile-info.caf",
+            format: .init(
+                sampleRate: 22050, formatID: .linearPCM, formatFlags: signedPackedBE, bytesPerPacket: 2,
+                framesPerPacket: 1, bytesPerFrame: 2, channelsPerFrame: 1, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s16le-44100-2ch-info.caf",
+            format: .init(
+                sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
+                framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
+        Case(
+            file: "caf/pcm_s16le-44100-2ch-pipe.caf",
+            format: .init(
+                sampleRate: 44100, formatID: .linearPCM, formatFlags: signedPacked, bytesPerPacket: 4,
+                framesPerPacket: 1, bytesPerFrame: 4, channelsPerFrame: 2, bitsPerChannel: 16)),
         // µ-law / A-law: passed through; one byte per frame per channel.
-        Case(file: "caf/pcm_mulaw-8000-1ch.caf", format: .init(
-            sampleRate: 8000, formatID: .uLaw, formatFlags: 0, bytesPerPacket: 1,
-            framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
-        Case(file: "caf/pcm_alaw-8000-1ch.caf", format: .init(
-            sampleRate: 8000, formatID: .aLaw, formatFlags: 0, bytesPerPacket: 1,
-            framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
+        Case(
+            file: "caf/pcm_mulaw-8000-1ch.caf",
+            format: .init(
+                sampleRate: 8000, formatID: .uLaw, formatFlags: 0, bytesPerPacket: 1,
+                framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
+        Case(
+            file: "caf/pcm_alaw-8000-1ch.caf",
+            format: .init(
+                sampleRate: 8000, formatID: .aLaw, formatFlags: 0, bytesPerPacket: 1,
+                framesPerPacket: 1, bytesPerFrame: 1, channelsPerFrame: 1, bitsPerChannel: 8)),
         // IMA4: 34 bytes per channel per 64-frame packet; compressed, so bytesPerFrame 0.
-        Case(file: "caf/adpcm_ima_qt-44100-2ch.caf", format: .init(
-            sampleRate: 44100, formatID: .appleIMA4, formatFlags: 0, bytesPerPacket: 68,
-            framesPerPacket: 64, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 4)),
+        Case(
+            file: "caf/adpcm_ima_qt-44100-2ch.caf",
+            format: .init(
+                sampleRate: 44100, formatID: .appleIMA4, formatFlags: 0, bytesPerPacket: 68,
+                framesPerPacket: 64, bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 4)),
     ]
 
     @Test("format, data offset, byte and frame totals match the oracle", arguments: cases)
@@ -240,9 +264,12 @@ struct CAFVariableFixtureTests {
         #expect(Array(kuki[0..<12]) == B.be32(12) + B.fourCC("frma") + B.fourCC("alac"))
         #expect(Array(kuki[12...]) == oracle.extradata)
         // ALAC desc: variable sizes, 4096 frames per packet; flags 0 (ffmpeg leaves the bit-depth code out).
-        #expect(dataFormat(log) == StreamDescription(
-            sampleRate: 44100, formatID: .appleLossless, formatFlags: 0, bytesPerPacket: 0, framesPerPacket: 4096,
-            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0))
+        #expect(
+            dataFormat(log)
+                == StreamDescription(
+                    sampleRate: 44100, formatID: .appleLossless, formatFlags: 0, bytesPerPacket: 0,
+                    framesPerPacket: 4096,
+                    bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0))
     }
 
     @Test func libsndfileALACHasTableFirstAndExactPackets() throws {
@@ -251,9 +278,12 @@ struct CAFVariableFixtureTests {
         let log = cafVerified(try CAFFixtures.bytes(file))
         #expect(log.error == nil)
         // ALAC flags 1 = kAppleLosslessFormatFlag_16BitSourceData.
-        #expect(dataFormat(log) == StreamDescription(
-            sampleRate: 44100, formatID: .appleLossless, formatFlags: 1, bytesPerPacket: 0, framesPerPacket: 4096,
-            bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0))
+        #expect(
+            dataFormat(log)
+                == StreamDescription(
+                    sampleRate: 44100, formatID: .appleLossless, formatFlags: 1, bytesPerPacket: 0,
+                    framesPerPacket: 4096,
+                    bytesPerFrame: 0, channelsPerFrame: 2, bitsPerChannel: 0))
         #expect(dataOffset(log) == oracle.firstPos)
         #expect(log.packets.map { $0.offset } == oracle.packets.map { $0.pos })
         #expect(log.packets.map { $0.size } == oracle.packets.map { $0.size })
@@ -266,8 +296,9 @@ struct CAFVariableFixtureTests {
         // 0.2 s at 44100 Hz = 8820 valid frames; ALAC has no encoder delay; 3 × 4096 − 8820 = 3468.
         let info = try #require(packetTableInfo(log))
         #expect(info == PacketTableInfo(numberValidFrames: 8820, primingFrames: 0, remainderFrames: 3468))
-        #expect(Int64(oracle.packetCount) * 4096 - Int64(info.primingFrames) - Int64(info.remainderFrames)
-            == info.numberValidFrames)
+        #expect(
+            Int64(oracle.packetCount) * 4096 - Int64(info.primingFrames) - Int64(info.remainderFrames)
+                == info.numberValidFrames)
         // Bit rate from the table: bytes × 8 × rate / (packets × 4096).
         let expected = (Double(oracle.bytes) * 8 * 44100 / Double(oracle.packetCount * 4096)).rounded()
         #expect(uint32(log, .bitRate) == UInt32(expected))
@@ -284,11 +315,15 @@ struct CAFVariableFixtureTests {
         // Translations from the table: exact.
         let p2 = oracle.packets[2].pos - oracle.firstPos
         #expect(parser.packetToByte(2) == Translation(value: p2, isEstimated: false))
-        #expect(parser.byteToPacket(p2 + 5) == Translation(
-            value: PacketPosition(packet: 2, offsetInPacket: 5), isEstimated: false))
+        #expect(
+            parser.byteToPacket(p2 + 5)
+                == Translation(
+                    value: PacketPosition(packet: 2, offsetInPacket: 5), isEstimated: false))
         #expect(parser.packetToFrame(2) == Translation(value: 8192, isEstimated: false))
-        #expect(parser.frameToPacket(5000) == Translation(
-            value: PacketPosition(packet: 1, offsetInPacket: 904), isEstimated: false))
+        #expect(
+            parser.frameToPacket(5000)
+                == Translation(
+                    value: PacketPosition(packet: 1, offsetInPacket: 904), isEstimated: false))
         // Seek to packet 2 and feed from the returned offset.
         let target = try parser.seek(toPacket: 2)
         #expect(target == SeekTarget(byteOffset: p2, isEstimated: false, absoluteOffset: oracle.packets[2].pos))
