@@ -3,10 +3,8 @@
 # .swift-format (CONTRIBUTING.md, "Formatting"). With --lint it changes nothing and fails on any
 # finding: what scripts/test.sh (so CI) runs.
 #
-#   scripts/format.sh                 format every Swift file of the repository except those listed in
-#                                     scripts/format-unchecked.txt
-#   scripts/format.sh FILE...         format these files (also listed ones: then delete their lines
-#                                     from scripts/format-unchecked.txt)
+#   scripts/format.sh                 format every Swift file of the repository
+#   scripts/format.sh FILE...         format these files
 #   scripts/format.sh --lint [FILE...]   check instead of formatting (exit status 1 on any finding)
 #
 # The files are the repository's tracked and new (not ignored) *.swift files; .build*/ and other
@@ -29,17 +27,15 @@ files=()
 if [ "$#" -gt 0 ]; then
     files=("$@")
 else
-    # Every Swift file git knows or would add, minus the unchecked list (blank lines and # comments
-    # ignored). Outside a git checkout: every *.swift file outside hidden and .build folders.
+    # Every Swift file git knows or would add. Outside a git checkout: every *.swift file outside hidden
+    # and .build folders.
     if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         listing=$(git ls-files --cached --others --exclude-standard -- '*.swift')
     else
         listing=$(find . -name '.*' -prune -o -name '*.swift' -print | sed 's|^\./||')
     fi
-    unchecked=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' scripts/format-unchecked.txt)
     while IFS= read -r file; do
         [ -n "$file" ] && [ -f "$file" ] || continue
-        if [ -n "$unchecked" ] && grep -qxF -- "$file" <<<"$unchecked"; then continue; fi
         files+=("$file")
     done <<<"$listing"
 fi

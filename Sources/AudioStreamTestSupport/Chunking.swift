@@ -100,7 +100,8 @@ package final class EventRecorder {
                     if oggBodies == nil { oggBodies = OggPageBodies(input) }
                     if start >= 0, oggBodies?.matches(input, start: start, bytes: bytes) == true { continue }
                     if log.bytesMismatches.count < 5 {
-                        log.bytesMismatches.append("packet \(batch.firstPacketIndex + Int64(i)) at \(offset) size \(bytes.count)")
+                        log.bytesMismatches.append(
+                            "packet \(batch.firstPacketIndex + Int64(i)) at \(offset) size \(bytes.count)")
                     }
                 }
             }

@@ -77,7 +77,8 @@ package struct EventLog: Equatable, CustomStringConvertible {
             last.count += 1
             entries[entries.count - 1] = .packets(last)
         } else {
-            entries.append(.packets(PacketRun(fileOffset: offset, size: size, frames: frames, count: 1, firstPacketIndex: index)))
+            entries.append(
+                .packets(PacketRun(fileOffset: offset, size: size, frames: frames, count: 1, firstPacketIndex: index)))
         }
     }
 
@@ -107,7 +108,9 @@ package struct EventLog: Equatable, CustomStringConvertible {
                 out.append("#\(i): \(a)  ≠  \(b)")
             }
         }
-        if error != other.error { out.append("error: \(String(describing: error)) ≠ \(String(describing: other.error))") }
+        if error != other.error {
+            out.append("error: \(String(describing: error)) ≠ \(String(describing: other.error))")
+        }
         if payloadHash != other.payloadHash { out.append("payload hash differs") }
         return out
     }

@@ -75,6 +75,12 @@ public final class AudioStreamParser {
     @safe @exclusivity(unchecked) private var requestPending: Int64?
     /// The pending request was at or ahead of the position when it was made (reached by skipping).
     @safe @exclusivity(unchecked) private var requestIsForward = false
+    /// `context.emittedPackets` when the position was last established (creation, a seek, a followed
+    /// request, an honoured discontinuity): a `.discontinuity` is honoured only once packets were emitted
+    /// since (the discontinuity rule, `ParseFlags.discontinuity`).
+    @safe @exclusivity(unchecked) private var emittedAtLastJump: Int64 = 0
+    /// A `.discontinuity` given with an empty chunk: it applies to the next bytes.
+    @safe @exclusivity(unchecked) private var discontinuityPending = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -102,8 +108,25 @@ public final class AudioStreamParser {
     /// `parse` beyond the absorbing fast path, out of line so that path stays a few instructions long.
     @inline(never)
     private func parseChunk(_ bytes: BorrowedBytes, flags: ParseFlags) throws(AudioStreamError) {
+        if bytes.isEmpty {
+            // Harmless (Apple clients flush with a zero-byte parse): no event, nothing parsed, only the errors
+            // every call gets (a terminal failure, a call from a callback). A discontinuity flag describes the
+            // bytes that follow (a new response that starts with an empty read): it is kept for them.
+            if let failure { throw failure }
+            if inCallback { throw reentryError }
+            if flags.contains(.discontinuity) {
+                discontinuityPending = true
+                context.absorbableBytes = 0
+            }
+            return
+        }
         context.absorbableBytes = 0
         try checkUsable(finishing: false)
+        var flags = flags
+        if discontinuityPending {
+            flags.insert(.discontinuity)
+            discontinuityPending = false
+        }
         if flags.contains(.discontinuity), !seekPending, let requested = requestPending {
             // The caller follows the parser's request: these bytes start at the requested offset. A forward
             // request the stream already reached by skipping: the bytes up to where the parser is are replayed,
@@ -113,12 +136,17 @@ public final class AudioStreamParser {
             needed = 0
             skipRemaining = requestIsForward && reached > requested ? reached - requested + skipRemaining : 0
             requestPending = nil
-        } else if flags.contains(.discontinuity) && !seekPending {
+            emittedAtLastJump = context.emittedPackets
+        } else if flags.contains(.discontinuity) && !seekPending && context.emittedPackets > emittedAtLastJump {
+            // Packets were produced since the position was last established: these bytes do not follow them.
+            // (Before that, the flag has nothing to be discontinuous with and is ignored: the habit of
+            // flagging every call until the first packet arrives loses nothing.)
             let resume = context.window.position + Int64(context.window.pendingRemaining)
             context.window.reset(at: resume)
             needed = 0
             skipRemaining = 0
             format?.discontinuity(&context)
+            emittedAtLastJump = context.emittedPackets
         }
         seekPending = false
         context.window.beginChunk(bytes)
@@ -141,7 +169,8 @@ public final class AudioStreamParser {
         }
     }
 
-    /// Parses the next bytes of the stream. See `parse(_:flags:)`.
+    /// Parses the next bytes of the stream. See `parse(_:flags:)`. A zero-byte call is harmless: no
+    /// callback, nothing parsed or flushed (`finish()` flushes).
     public func parse(_ bytes: [UInt8], flags: ParseFlags = []) throws(AudioStreamError) {
         try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
     }
@@ -155,11 +184,18 @@ public final class AudioStreamParser {
     /// announces exact end-of-stream values (packet and byte counts, trailing tags) and reports a stream
     /// that ended too early.
     ///
+    /// A zero-byte `parse` does not flush; this does. What only the end completes: the last frame of MPEG
+    /// audio and ADTS (a frame is confirmed by the sync that follows it) and of FLAC (a frame ends where
+    /// the next starts); every other format's packets were delivered as their bytes arrived.
+    ///
     /// - Throws: `AudioStreamError` when the stream ended where it cannot end (inside the container
     ///   header) or its type was never recognised (`typ?`).
     public func finish() throws(AudioStreamError) {
         context.absorbableBytes = 0
         try checkUsable(finishing: true)
+        // A flag left by a zero-byte flush (`AudioFileStreamParseBytes(stream, 0, NULL, Discontinuity)`)
+        // has no bytes to apply to.
+        discontinuityPending = false
         context.window.isFinal = true
         // Detect, or step, once more with `isFinal` set even when fewer bytes than last asked for are
         // readable: detection decides on exactly the bytes there are, however they were chunked, and a
@@ -168,7 +204,8 @@ public final class AudioStreamParser {
         do throws(AudioStreamError) {
             try run()
             if skipRemaining > 0 {
-                context.diagnose(.truncated, driver, "stream ends \(skipRemaining) bytes before the end of a skipped chunk")
+                context.diagnose(
+                    .truncated, driver, "stream ends \(skipRemaining) bytes before the end of a skipped chunk")
                 skipRemaining = 0
             }
             if format == nil { throw streamTooShortError }
@@ -182,14 +219,17 @@ public final class AudioStreamParser {
 
     private func checkUsable(finishing: Bool) throws(AudioStreamError) {
         if let failure { throw failure }
-        if inCallback {
-            throw context.error(
-                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
-        }
+        if inCallback { throw reentryError }
         if isFinished {
             throw context.error(
                 .illegalOperation, Structure("parser"), "the stream was finished; seek before parsing again")
         }
+    }
+
+    /// `parse`, `finish` or `seek` from inside a callback.
+    private var reentryError: AudioStreamError {
+        context.error(
+            .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
     }
 
     private func fail(_ error: AudioStreamError) -> AudioStreamError {
@@ -301,9 +341,11 @@ public final class AudioStreamParser {
             let chunk = context.window.chunkBytes
             let scratch = context.scratch
             let descriptions = context.descriptions
-            for event in events {
+            var cachedThrough = 0
+            for (index, event) in events.enumerated() {
                 switch event {
                 case .property(let value):
+                    if index >= cachedThrough { cachedThrough = cacheAhead(events, from: index) }
                     properties.apply(value)
                     propertyListener?(self, value.id)
                 case .diagnostic(let diagnostic):
@@ -316,7 +358,8 @@ public final class AudioStreamParser {
                     switch run.kind {
                     case .constant(let size): descs = PacketDescriptions(constantSize: size, count: run.count)
                     case .explicit:
-                        descs = PacketDescriptions(descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
+                        descs = PacketDescriptions(
+                            descriptions[run.descriptionStart..<(run.descriptionStart + run.count)])
                     }
                     func hand(_ base: BorrowedBytes, _ start: Int) {
                         handler(
@@ -336,6 +379,32 @@ public final class AudioStreamParser {
         context.recycle(&events)
     }
 
+    /// Caches the values of the run of property announcements that starts at `start` before the first
+    /// listener call about them, so that a listener reads every value of a header in its first callback
+    /// (StreamingKit reads the magic cookie in its `dataFormat` callback, AudioStreaming the packet size
+    /// bounds). The run ends at a packet batch, at a property announced a second time (its callback must
+    /// read the earlier value) and before `readyToProducePackets` (set by its own callback: it says the
+    /// header was delivered). Diagnostics do not end it. Returns the index after the run.
+    private func cacheAhead(_ events: [ParseContext.Event], from start: Int) -> Int {
+        var seen: UInt32 = 0  // one bit per `announcementOrder`
+        var index = start
+        scan: while index < events.count {
+            switch events[index] {
+            case .property(let value):
+                let bit: UInt32 = 1 << UInt32(value.announcementOrder)
+                if value.id == .readyToProducePackets || seen & bit != 0 { break scan }
+                seen |= bit
+                properties.apply(value)
+            case .diagnostic:
+                break
+            case .packets:
+                break scan
+            }
+            index += 1
+        }
+        return max(index, start + 1)
+    }
+
     // MARK: Seeking
 
     /// Prepares to continue at packet `packet` (`AudioFileStreamSeek`).
@@ -350,10 +419,7 @@ public final class AudioStreamParser {
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
         context.absorbableBytes = 0
         if let failure { throw failure }
-        if inCallback {
-            throw context.error(
-                .illegalOperation, Structure("parser"), "parse, finish and seek cannot be called from inside a callback")
-        }
+        if inCallback { throw reentryError }
         guard format != nil, let dataOffset = context.announced.dataOffset else {
             throw context.error(.dataUnavailable, driver, "cannot seek before the audio data is reached")
         }
@@ -372,6 +438,8 @@ public final class AudioStreamParser {
         context.window.reset(at: absolute)
         context.nextPacketIndex = packet
         context.resetEmissionTotals()
+        emittedAtLastJump = 0
+        discontinuityPending = false
         needed = 0
         skipRemaining = 0
         requestPending = nil
@@ -408,7 +476,9 @@ public final class AudioStreamParser {
             .requestedByteOffset,
         ]
         guard stored.contains(id) else {
-            throw context.error(.unsupportedProperty, Structure("parser"), "property \(id) is not a stored property; use the translation methods")
+            throw context.error(
+                .unsupportedProperty, Structure("parser"),
+                "property \(id) is not a stored property; use the translation methods")
         }
         if let value = properties.value(of: id) { return value }
         throw context.error(

@@ -45,11 +45,13 @@ struct PacketMap {
     func frameToPacket(_ frame: Int64) -> Translation<PacketPosition>? {
         guard frame >= 0 else { return nil }
         if let fpp = framesPerPacket, fpp > 0 {
-            return Translation(value: PacketPosition(packet: frame / fpp, offsetInPacket: frame % fpp), isEstimated: false)
+            return Translation(
+                value: PacketPosition(packet: frame / fpp, offsetInPacket: frame % fpp), isEstimated: false)
         }
         if let table = packetFrames, let last = table.last, frame < last {
             let i = table.lastIndex(notAbove: frame)
-            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: frame - table[i]), isEstimated: false)
+            return Translation(
+                value: PacketPosition(packet: Int64(i), offsetInPacket: frame - table[i]), isEstimated: false)
         }
         return unplacedFramePacket?(frame)
     }
@@ -76,7 +78,8 @@ struct PacketMap {
     func byteToPacket(_ byte: Int64) -> Translation<PacketPosition>? {
         guard byte >= 0 else { return nil }
         if let bpp = bytesPerPacket, bpp > 0 {
-            return Translation(value: PacketPosition(packet: byte / bpp, offsetInPacket: byte % bpp), isEstimated: false)
+            return Translation(
+                value: PacketPosition(packet: byte / bpp, offsetInPacket: byte % bpp), isEstimated: false)
         }
         if let table = packetOffsets, let last = table.last, byte < last {
             var i = table.lastIndex(notAbove: byte)
@@ -84,7 +87,8 @@ struct PacketMap {
             // Packets that share a position (the raw data blocks of one ADTS frame, recorded at the frame's
             // start): the byte belongs to the first of them.
             while i > 0 && table[i - 1] == start { i -= 1 }
-            return Translation(value: PacketPosition(packet: Int64(i), offsetInPacket: byte - start), isEstimated: false)
+            return Translation(
+                value: PacketPosition(packet: Int64(i), offsetInPacket: byte - start), isEstimated: false)
         }
         if let estimate = estimatedPacket?(byte) { return Translation(value: estimate, isEstimated: true) }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {

@@ -116,9 +116,10 @@ struct ParseContext {
                 if case .dataFormat(let d) = v { return d } else { return nil }
             }).first
         {
-            let tag = values.lazy.compactMap({ v -> ChannelLayout.Tag? in
-                if case .channelLayout(let l) = v { return l.tag } else { return nil }
-            }).first ?? .noLayout
+            let tag =
+                values.lazy.compactMap({ v -> ChannelLayout.Tag? in
+                    if case .channelLayout(let l) = v { return l.tag } else { return nil }
+                }).first ?? .noLayout
             values.append(.formatList([FormatListItem(streamDescription: format, channelLayoutTag: tag)]))
         }
         if leadingMetadata != nil, !values.contains(where: { $0.id == .infoDictionary }) {
@@ -187,7 +188,8 @@ struct ParseContext {
         }
         let offset = index - openChunkRunStart
         descriptions.append(
-            PacketDescription(startOffset: Int64(offset), variableFramesInPacket: variableFrames, dataByteSize: UInt32(size)))
+            PacketDescription(
+                startOffset: Int64(offset), variableFramesInPacket: variableFrames, dataByteSize: UInt32(size)))
         // Safe to force unwrap: `openChunkRunStart >= 0` only while an explicit chunk run is open.
         openRun!.count += 1
         openRun!.byteCount = offset + size
@@ -236,7 +238,8 @@ struct ParseContext {
     }
 
     private mutating func appendExplicit(_ source: PacketRun.Source, size: Int, frames: UInt32) {
-        if var run = openRun, case .explicit = run.kind, let gap = run.source.gap(to: source, byteCount: run.byteCount) {
+        if var run = openRun, case .explicit = run.kind, let gap = run.source.gap(to: source, byteCount: run.byteCount)
+        {
             descriptions.append(
                 PacketDescription(
                     startOffset: Int64(run.byteCount + gap), variableFramesInPacket: frames,
@@ -246,7 +249,8 @@ struct ParseContext {
             openRun = run
         } else {
             closeRun()
-            descriptions.append(PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
+            descriptions.append(
+                PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
             openRun = PacketRun(
                 source: source, kind: .explicit, count: 1, byteCount: size, firstPacketIndex: nextPacketIndex,
                 fileOffset: window.position, descriptionStart: descriptions.count - 1)
@@ -261,7 +265,8 @@ struct ParseContext {
         closeRun()
         let start = scratch.count
         window.withContiguousSegments(at: 0, count: size) { scratch.append(contentsOf: $0) }
-        descriptions.append(PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
+        descriptions.append(
+            PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
         events.append(
             .packets(
                 PacketRun(

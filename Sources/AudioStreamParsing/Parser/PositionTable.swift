@@ -224,18 +224,18 @@ struct PositionTable: Sendable, Equatable {
         var escapeCount = anchor.firstEscape
         if let uniform = anchor.uniformStep {
             result.steps.append(0)
-            for _ in 1 ..< entries { result.steps.append(UInt16(uniform)) }
+            for _ in 1..<entries { result.steps.append(UInt16(uniform)) }
         } else {
-            for j in 0 ..< entries {
+            for j in 0..<entries {
                 let step = steps[anchor.firstStep + j]
                 result.steps.append(step)
                 if j > 0 && step == PositionTable.escape { escapeCount += 1 }
             }
         }
         anchor.firstStep = slotsBefore
-        result.anchors = Array(anchors[0 ..< lastBlock])
+        result.anchors = Array(anchors[0..<lastBlock])
         result.anchors.append(anchor)
-        result.escapes = Array(escapes[0 ..< escapeCount])
+        result.escapes = Array(escapes[0..<escapeCount])
         result.count = n
         result.lastValue = self[n - 1]
         if descents > 0 {
@@ -329,7 +329,7 @@ struct PositionTable: Sendable, Equatable {
         guard let uniform = anchors[b].uniformStep else { return }
         anchors[b].firstStep = steps.count
         steps.append(0)
-        for _ in 1 ..< PositionTable.blockSize { steps.append(UInt16(uniform)) }
+        for _ in 1..<PositionTable.blockSize { steps.append(UInt16(uniform)) }
     }
 }
 
@@ -459,9 +459,9 @@ struct StepPages: Sendable, Equatable {
         guard n > 0 else { return result }
         let pages = (n - 1) / StepPages.pageSize + 1
         let rest = n - (pages - 1) * StepPages.pageSize
-        for p in 0 ..< pages - 1 { result.full.append(page(p)) }
+        for p in 0..<pages - 1 { result.full.append(page(p)) }
         let last = page(pages - 1)
-        result.tail = rest == last.count ? last : Array(last[0 ..< rest])
+        result.tail = rest == last.count ? last : Array(last[0..<rest])
         return result
     }
 

@@ -342,15 +342,32 @@ struct CAFVariableFixtureTests {
         let bytes = try CAFFixtures.bytes(file)
         let parser = AudioStreamParser()
         let recorder = EventRecorder(parser, input: bytes)
-        // Packet 0 is cut off after 3000 bytes; the next bytes are flagged as not following.
-        try parser.parse(bytes[0..<3000])
-        try parser.parse(bytes[3000...], flags: .discontinuity)
+        // Packet 1 is cut off 100 bytes in (packet 0 was delivered); the next bytes are flagged as not
+        // following: the rest of packet 1 is dropped, packets resume with packet 2.
+        let cut = Int(oracle.packets[1].pos) + 100
+        try parser.parse(bytes[0..<cut])
+        try parser.parse(bytes[cut...], flags: .discontinuity)
         try parser.finish()
-        #expect(recorder.log.packets.map { $0.offset } == [oracle.packets[1].pos, oracle.packets[2].pos])
+        #expect(recorder.log.packets.map { $0.offset } == [oracle.packets[0].pos, oracle.packets[2].pos])
         let indices = recorder.log.entries.compactMap {
             if case .packets(let r) = $0 { r.firstPacketIndex } else { nil }
         }
-        #expect(indices.first == 1)
+        #expect(indices == [0, 2])
+        #expect(recorder.log.bytesMismatches.isEmpty)
+    }
+
+    /// Before any packet was produced a discontinuity has nothing to be discontinuous with (the habit of
+    /// flagging every call until the first packet arrives): the cut packet 0 is delivered whole.
+    @Test func discontinuityBeforeTheFirstPacketDropsNothing() throws {
+        let file = "caf/alac-44100-2ch-sndfile.caf"
+        let oracle = try CAFOracle(file)
+        let bytes = try CAFFixtures.bytes(file)
+        let parser = AudioStreamParser()
+        let recorder = EventRecorder(parser, input: bytes)
+        try parser.parse(bytes[0..<3000], flags: .discontinuity)
+        try parser.parse(bytes[3000...], flags: .discontinuity)
+        try parser.finish()
+        #expect(recorder.log.packets.map { $0.offset } == oracle.packets.map(\.pos))
         #expect(recorder.log.bytesMismatches.isEmpty)
     }
 }

@@ -267,6 +267,10 @@ extension MP4Parser {
                 for _ in 0..<run.count { totalFrames += scale.frames(durations.next()) }
             }
         }
+        if entry.streamDescription.bytesPerPacket == 0 {
+            let bound = Self.packetSizeUpperBound(largestSample: movie.isFragmented ? nil : largest, context.limits)
+            values.append(.packetSizeUpperBound(bound))
+        }
         if !movie.isFragmented {
             values.append(.audioDataByteCount(UInt64(bytes)))
             values.append(.audioDataPacketCount(UInt64(samples.count)))
@@ -291,6 +295,17 @@ extension MP4Parser {
         values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
         context.publishHeader(values, dataOffset: offset)
         if buildingPacketMap { rebuildPacketMap() }
+    }
+
+    /// The packet size bound of variable-size samples: the sample table's largest sample when the movie
+    /// lists every sample (the container's bound, as a CAF packet table's); for a fragmented movie, whose
+    /// sample sizes come with each fragment, the largest sample this parser accepts (`maxPacketBytes`): a
+    /// codec's nominal limit (AAC's 6144 bits per channel) is not one a damaged stream cannot exceed, and
+    /// no packet is ever delivered above the bound.
+    static func packetSizeUpperBound(largestSample: UInt32?, _ limits: ParserLimits) -> UInt32 {
+        let accepted = UInt32(clamping: limits.maxPacketBytes)
+        guard let largestSample, largestSample > 0 else { return accepted }
+        return min(largestSample, accepted)
     }
 
     /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).

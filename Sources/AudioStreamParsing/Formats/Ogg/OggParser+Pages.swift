@@ -449,7 +449,10 @@ extension OggParser {
             if let cookie = format.magicCookie { values.append(.magicCookie(cookie)) }
             if let layout = format.channelLayout { values.append(.channelLayout(layout)) }
             if let rate = format.bitRate { values.append(.bitRate(rate)) }
-            if let bound = format.packetSizeUpperBound { values.append(.packetSizeUpperBound(bound)) }
+            // Vorbis and Opus state no packet size bound (Opus padding is unbounded; a FLAC STREAMINFO may
+            // leave the maximum frame size 0): then the bound is the largest packet this parser reassembles.
+            let bound = format.packetSizeUpperBound ?? UInt32(clamping: context.limits.maxPacketBytes)
+            values.append(.packetSizeUpperBound(bound))
             if format.primingFrames > 0 {
                 values.append(
                     .packetTableInfo(
