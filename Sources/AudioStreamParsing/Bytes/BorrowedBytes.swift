@@ -113,7 +113,7 @@ extension Array where Element == UInt8 {
 /// Calls `body` with a borrowed view of the bytes of `bytes`: its own storage when it has contiguous
 /// storage (an `Array`, an `ArraySlice`, Foundation's `Data`), else a temporary copy. The view is valid
 /// only during `body`.
-func withBorrowedBytes<C: Collection<UInt8>, R, E: Error>(
+func withBorrowedBytes<C: Sequence<UInt8>, R, E: Error>(
     of bytes: C, _ body: (BorrowedBytes) throws(E) -> R
 ) throws(E) -> R {
     var outcome: Result<R, E>?

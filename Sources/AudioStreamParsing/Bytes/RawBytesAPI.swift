@@ -20,6 +20,32 @@ extension AudioStreamParser {
     public func parse(_ bytes: UnsafeRawBufferPointer, flags: ParseFlags = []) throws(AudioStreamError) {
         try parse(borrowed: unsafe BorrowedBytes(bytes), flags: flags)
     }
+
+    /// Parses the next bytes of the stream, given as a span (`Data.bytes`, `Array.span.bytes`, a
+    /// swift-nio `ByteBuffer`'s readable bytes …). See `parse(_:flags:)`.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes, read in place. They are not referenced after the call returns.
+    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
+    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
+    public func parse(_ bytes: RawSpan, flags: ParseFlags = []) throws(AudioStreamError) {
+        try unsafe bytes.withUnsafeBytes { (raw) throws(AudioStreamError) in
+            try parse(borrowed: unsafe BorrowedBytes(raw), flags: flags)
+        }
+    }
+
+    /// Parses the next bytes of the stream, given as a span of bytes (`Array.span`, `Data.span` …).
+    /// See `parse(_:flags:)`.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes, read in place. They are not referenced after the call returns.
+    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
+    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
+    public func parse(_ bytes: Span<UInt8>, flags: ParseFlags = []) throws(AudioStreamError) {
+        try unsafe bytes.withUnsafeBytes { (raw) throws(AudioStreamError) in
+            try parse(borrowed: unsafe BorrowedBytes(raw), flags: flags)
+        }
+    }
 }
 
 extension PacketBatch {

@@ -180,6 +180,25 @@ public final class AudioStreamParser {
         try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
     }
 
+    /// Parses the next bytes of the stream from any sequence of bytes: Foundation's `Data`, a
+    /// `ContiguousArray<UInt8>`, an `UnsafeBufferPointer<UInt8>`, swift-nio's `ByteBuffer` through its
+    /// `readableBytesView`, a `String.UTF8View` …, without the library depending on their modules.
+    /// See `parse(_:flags:)`.
+    ///
+    /// Bytes held in contiguous storage (`withContiguousStorageIfAvailable` gives it: `Data`,
+    /// `ByteBufferView`, the arrays and buffer pointers) are read in place, as `[UInt8]` is, and
+    /// packet batches point into them; any other sequence is copied once into a temporary array. The
+    /// bytes are not referenced after the call returns. `[UInt8]`, `ArraySlice<UInt8>` and
+    /// `UnsafeRawBufferPointer` have their own overloads, which the compiler prefers.
+    ///
+    /// - Parameters:
+    ///   - bytes: the next bytes.
+    ///   - flags: `.discontinuity` when the bytes do not follow the previous ones.
+    /// - Throws: `AudioStreamError`; afterwards the parser is terminal.
+    public func parse<Bytes: Sequence<UInt8>>(_ bytes: Bytes, flags: ParseFlags = []) throws(AudioStreamError) {
+        try withBorrowedBytes(of: bytes) { (view) throws(AudioStreamError) in try parse(borrowed: view, flags: flags) }
+    }
+
     /// Ends the stream (`AudioFileStreamParseBytes(stream, 0, NULL, 0)`): delivers the last packets,
     /// announces exact end-of-stream values (packet and byte counts, trailing tags) and reports a stream
     /// that ended too early.
