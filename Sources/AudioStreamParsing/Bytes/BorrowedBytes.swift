@@ -99,6 +99,15 @@ struct BorrowedBytes: RandomAccessCollection {
     var rawBuffer: UnsafeRawBufferPointer { unsafe base }
 }
 
+extension BorrowedBytes {
+    /// Calls `body` with the bytes as a `RawSpan`, a bounds-checked view that cannot outlive `body`
+    /// (the compiler rejects storing or returning it): the span a `PacketBatch` hands to its caller.
+    @inline(__always)
+    func withRawSpan<R, E: Error>(_ body: (RawSpan) throws(E) -> R) throws(E) -> R {
+        try body(unsafe RawSpan(_unsafeBytes: base))
+    }
+}
+
 extension Array where Element == UInt8 {
     /// Appends the bytes of `bytes` in one copy (`memcpy`), as appending a raw buffer does (the generic
     /// `append(contentsOf:)` would copy a `Sequence` element by element).

@@ -49,15 +49,52 @@ extension AudioStreamParser {
 }
 
 extension PacketBatch {
-    /// The batch's bytes, from the first packet's first byte to the last packet's last byte.
-    /// Borrowed: valid only during the handler call.
+    /// The batch's bytes, from the first packet's first byte to the last packet's last byte, as a raw
+    /// pointer for C decoders. Borrowed: valid only during the handler call, which nothing checks; prefer
+    /// ``withBytes(_:)``, whose `RawSpan` the compiler keeps inside the closure.
     public var bytes: UnsafeRawBufferPointer { unsafe storage.rawBuffer }
 
-    /// The bytes of packet `index` (0-based within the batch). Borrowed like `bytes`.
+    /// The bytes of packet `index` (0-based within the batch) as a raw pointer for C decoders. Borrowed
+    /// like ``bytes``; prefer ``withPacket(at:_:)``.
     public func packetBytes(at index: Int) -> UnsafeRawBufferPointer {
         let d = descriptions[index]
         let start = Int(d.startOffset)
         return unsafe storage.extracting(start..<(start + Int(d.dataByteSize))).rawBuffer
+    }
+}
+
+extension PacketDescriptions {
+    /// Calls `body` with the descriptions as a contiguous buffer of `AudioStreamPacketDescription`-layout
+    /// values, for a decoder that takes that array (`AudioConverterFillComplexBuffer`'s
+    /// `outDataPacketDescription`, …): ``PacketDescription`` is `mStartOffset` (`Int64`, offset 0),
+    /// `mVariableFramesInPacket` (`UInt32`, offset 8), `mDataByteSize` (`UInt32`, offset 12), 16 bytes
+    /// with 8-byte alignment, as CoreAudio's structure (a test checks the layout). On Apple platforms,
+    /// rebind the memory: `buffer.withMemoryRebound(to: AudioStreamPacketDescription.self) { … }`.
+    ///
+    /// Stored descriptions are handed over in place; those of constant-size packets (computed on access)
+    /// are first written into a temporary array of `count` values. The buffer is valid only during `body`.
+    public func withUnsafeBufferPointer<R, E: Error>(
+        _ body: (UnsafeBufferPointer<PacketDescription>) throws(E) -> R
+    ) throws(E) -> R {
+        var outcome: Result<R, E>?
+        switch storage {
+        case .explicit(let slice):
+            unsafe slice.withUnsafeBufferPointer { buffer in
+                outcome = Result { () throws(E) -> R in try body(unsafe buffer) }
+            }
+        case .constant:
+            unsafe Array(self).withUnsafeBufferPointer { buffer in
+                outcome = Result { () throws(E) -> R in try body(unsafe buffer) }
+            }
+        }
+        // Safe to force unwrap: the branch taken ran `body`.
+        return try outcome!.get()
+    }
+
+    /// Calls `body` with the descriptions as a contiguous, bounds-checked `Span` that cannot escape
+    /// `body`; see ``withUnsafeBufferPointer(_:)`` for the layout and the constant-size case.
+    public func withSpan<R, E: Error>(_ body: (Span<PacketDescription>) throws(E) -> R) throws(E) -> R {
+        try unsafe withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(unsafe Span(_unsafeElements: buffer)) }
     }
 }
 

@@ -1,9 +1,20 @@
 /// A run of audio packets handed to the packets handler (the arguments of CoreAudio's
 /// `AudioFileStream_PacketsProc`).
 ///
-/// `bytes` is **borrowed**: it points into the caller's chunk (zero-copy) or into the parser's own
-/// buffer, and is valid only during the handler call. Copy what you keep (`copyBytes()`,
-/// `packetBytes(at:)` followed by `Array(...)`).
+/// The bytes are **borrowed**: they lie in the caller's chunk (zero-copy) or in the parser's own
+/// buffer, and are valid only during the handler call. Read them as a `RawSpan`, which the compiler
+/// keeps from escaping the closure that receives it: ``withBytes(_:)``, ``withPacket(at:_:)``,
+/// ``forEachPacket(_:)``. A C decoder that takes a pointer gets one from the explicitly unsafe
+/// ``bytes`` and ``packetBytes(at:)`` (valid during the handler call only: nothing checks that).
+/// Copy what you keep (``copyBytes()``, or `Array(...)` of a packet's bytes).
+///
+/// ```swift
+/// parser.packetsHandler = { batch in
+///     batch.forEachPacket { description, packet in   // packet: RawSpan, borrowed
+///         decoder.decode(packet, frames: description.variableFramesInPacket)
+///     }
+/// }
+/// ```
 ///
 /// Every packet has a description (offsets relative to `bytes`). For constant-size formats such as
 /// linear PCM the descriptions are computed on access, never stored one per frame: check
@@ -37,6 +48,32 @@ public struct PacketBatch {
 
     /// A copy of the batch's bytes.
     public func copyBytes() -> [UInt8] { Array(storage) }
+
+    /// Calls `body` with the batch's bytes, from the first packet's first byte to the last packet's
+    /// last byte, as a `RawSpan`: a bounds-checked view that cannot escape `body` (the compiler
+    /// rejects storing or returning it). Offsets in ``descriptions`` are relative to its first byte.
+    public func withBytes<R, E: Error>(_ body: (RawSpan) throws(E) -> R) throws(E) -> R {
+        try storage.withRawSpan(body)
+    }
+
+    /// Calls `body` with the bytes of packet `index` (0-based within the batch) as a `RawSpan` that
+    /// cannot escape `body`. `index` must be in `0..<packetCount` (checked: traps otherwise).
+    public func withPacket<R, E: Error>(at index: Int, _ body: (RawSpan) throws(E) -> R) throws(E) -> R {
+        let description = descriptions[index]
+        let start = Int(description.startOffset)
+        return try storage.extracting(start..<(start + Int(description.dataByteSize))).withRawSpan(body)
+    }
+
+    /// Calls `body` with each packet's description and bytes, in order; the bytes are a `RawSpan` that
+    /// cannot escape `body`.
+    public func forEachPacket<E: Error>(_ body: (PacketDescription, RawSpan) throws(E) -> Void) throws(E) {
+        for description in descriptions {
+            let start = Int(description.startOffset)
+            try storage.extracting(start..<(start + Int(description.dataByteSize))).withRawSpan {
+                (span) throws(E) in try body(description, span)
+            }
+        }
+    }
 }
 
 /// The packet descriptions of a `PacketBatch`: stored for variable-size packets, computed for
