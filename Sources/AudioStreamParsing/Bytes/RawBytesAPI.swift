@@ -80,11 +80,11 @@ extension PacketDescriptions {
         switch storage {
         case .explicit(let slice):
             unsafe slice.withUnsafeBufferPointer { buffer in
-                outcome = Result { () throws(E) -> R in try body(unsafe buffer) }
+                outcome = Result { () throws(E) -> R in try unsafe body(buffer) }
             }
         case .constant:
             unsafe Array(self).withUnsafeBufferPointer { buffer in
-                outcome = Result { () throws(E) -> R in try body(unsafe buffer) }
+                outcome = Result { () throws(E) -> R in try unsafe body(buffer) }
             }
         }
         // Safe to force unwrap: the branch taken ran `body`.
