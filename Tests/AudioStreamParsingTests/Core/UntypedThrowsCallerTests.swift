@@ -58,6 +58,8 @@ struct UntypedThrowsCallerTests {
         try Self.forEachChunk(of: file, size: 97) { try inline.parser.parse(Data($0)) }
         let chunks = stride(from: 0, to: file.count, by: 4_096).map { Data(file[$0..<min(file.count, $0 + 4_096)]) }
         let other = Counter()
+        // `forEach` on purpose: a `rethrows` function of the standard library.
+        // swift-format-ignore: ReplaceForEachWithForLoop
         try chunks.forEach { try other.parser.parse($0) }
         _ = try chunks.map { try other.parser.parse($0, flags: []) }
         try inline.parser.finish()
