@@ -45,6 +45,7 @@ extension MP4Parser {
         } catch {
             throw context.error(error, at: offset)
         }
+        notes += decoded.notes
         do throws(StructureError) {
             samples = try MP4SampleTable.decode(
                 bytes, stbl: chosen.sampleTableBoxes, limits: context.limits, notes: &notes)
