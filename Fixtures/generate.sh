@@ -147,6 +147,10 @@ mk wav/pcm_f32le-48000-1ch-sox.wav "32-bit float with plain fmt tag 3 (WAVE_FORM
     '$FF -filter_complex "$SIG" $BX -c:a pcm_f32le "$T/f32.wav" && sox -V1 -D "$T/f32.wav" -t wav -e floating-point -b 32 "$OUT"'
 noise 44100 0.1 1 10
 mk_ff wav/pcm_f64le-44100-1ch.wav "64-bit float, extensible IEEE_FLOAT subtype, fact" "" -c:a pcm_f64le
+# ---- a wrong nBlockAlign (issue 15): sox output patched by tools/wav_block_align.py
+sine 8000 0.1 2
+mk wav/pcm_s16le-8000-2ch-blockalign-2.wav "16-bit stereo PCM whose fmt says nBlockAlign 2 and nAvgBytesPerSec 16000 (bits / 8, the channels forgotten) instead of 4 and 32000" "ffprobe reads frames of channels × 2 bytes (800 frames) and ignores nBlockAlign; so do we, with a diagnostic (docs/formats/wave.md, Block align)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/s16.wav" && sox -V1 -D "$T/s16.wav" -t wavpcm "$T/sox.wav" && python3 tools/wav_block_align.py "$T/sox.wav" "$OUT" 2'
 # ---- companded and ADPCM
 sine 8000 0.3 1
 mk_ff wav/pcm_alaw-8000-1ch.wav "A-law (tag 6), 18-byte fmt with cbSize 0, fact chunk" "" -c:a pcm_alaw
