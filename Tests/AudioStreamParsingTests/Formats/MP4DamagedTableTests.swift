@@ -17,6 +17,19 @@ struct MP4DamagedTableTests {
         try #require(MP4Layout(bytes)?.first("moov")).offset
     }
 
+    /// Parses `bytes` in every chunking (they must agree) and checks that the parse ends with `dta?` at
+    /// the `moov` and no packet; returns the whole-input log and the error.
+    static func endsInvalidAtMoov(_ bytes: [UInt8]) throws -> (EventLog, AudioStreamError) {
+        let moov = try moovOffset(bytes)
+        let (log, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+        let error = try #require(log.error)
+        #expect(error.code == .invalidFile)
+        #expect(error.byteOffset == moov)
+        #expect(log.packetCount == 0)
+        return (log, error)
+    }
+
     /// The metadata the log announced last.
     static func metadata(_ log: EventLog) -> AudioMetadata? {
         if case .metadata(let m) = log.lastValues[.infoDictionary] { return m }
@@ -28,14 +41,9 @@ struct MP4DamagedTableTests {
         let bytes = try fixture.bytes()
         let oracle = try fixture.oracle()
         let moov = try Self.moovOffset(bytes)
-        let (log, failures) = ChunkingVerifier.verify(bytes)
-        #expect(failures.isEmpty, "\(failures)")
         // The error: the stsz decoder's own code and reason, at the moov.
-        let error = try #require(log.error)
-        #expect(error.code == .invalidFile)
-        #expect(error.byteOffset == moov)
+        let (log, error) = try Self.endsInvalidAtMoov(bytes)
         #expect(error.reason == "mp4 (stsz): 45 entries declared, the box holds 22")
-        #expect(log.packetCount == 0)
         // The metadata, announced before the error.
         let metadata = try #require(Self.metadata(log))
         #expect(metadata.info[InfoKey.title] == oracle.formatTags["title"])
@@ -78,12 +86,7 @@ struct MP4DamagedTableTests {
         // entry_count (after version/flags) set far past what the box holds.
         let at = table.bodyStart + 4
         bytes.replaceSubrange(at..<at + 4, with: [0x00, 0x01, 0x00, 0x00])
-        let moov = try Self.moovOffset(bytes)
-        let (log, failures) = ChunkingVerifier.verify(bytes)
-        #expect(failures.isEmpty, "\(failures)")
-        let error = try #require(log.error)
-        #expect(error.code == .invalidFile)
-        #expect(error.byteOffset == moov)
+        let (log, error) = try Self.endsInvalidAtMoov(bytes)
         #expect(error.reason.hasPrefix("mp4 (\(box)): 65536 entries declared"), "\(error.reason)")
         let metadata = try #require(Self.metadata(log))
         #expect(metadata.info[InfoKey.title] == "Book Title")
