@@ -147,6 +147,10 @@ mk wav/pcm_f32le-48000-1ch-sox.wav "32-bit float with plain fmt tag 3 (WAVE_FORM
     '$FF -filter_complex "$SIG" $BX -c:a pcm_f32le "$T/f32.wav" && sox -V1 -D "$T/f32.wav" -t wav -e floating-point -b 32 "$OUT"'
 noise 44100 0.1 1 10
 mk_ff wav/pcm_f64le-44100-1ch.wav "64-bit float, extensible IEEE_FLOAT subtype, fact" "" -c:a pcm_f64le
+# ---- a wrong nBlockAlign (issue 15): sox output patched by tools/wav_block_align.py
+sine 8000 0.1 2
+mk wav/pcm_s16le-8000-2ch-blockalign-2.wav "16-bit stereo PCM whose fmt says nBlockAlign 2 and nAvgBytesPerSec 16000 (bits / 8, the channels forgotten) instead of 4 and 32000" "ffprobe reads frames of channels × 2 bytes (800 frames) and ignores nBlockAlign; so do we, with a diagnostic (docs/formats/wave.md, Block align)" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/s16.wav" && sox -V1 -D "$T/s16.wav" -t wavpcm "$T/sox.wav" && python3 tools/wav_block_align.py "$T/sox.wav" "$OUT" 2'
 # ---- companded and ADPCM
 sine 8000 0.3 1
 mk_ff wav/pcm_alaw-8000-1ch.wav "A-law (tag 6), 18-byte fmt with cbSize 0, fact chunk" "" -c:a pcm_alaw
@@ -671,6 +675,10 @@ mk mp4/aac-44100-2ch-video.mp4 "an audio track and a video track (32x32 testsrc,
 sine 22050 2 1
 mk mp4/aac-22050-1ch-chapters.m4b "audiobook (.m4b, ipod muxer): three chapters as Nero chpl (version 1) in moov/udta and as a QuickTime chapter text track (tref/chap, 'text' samples: 2-byte length, title, encd atom)" "ffprobe -show_chapters lists them; no \$BX here: its -map_metadata -1 also drops the chapter titles and the chapter track" \
     'printf ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=700\ntitle=Chapter One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=700\nEND=1400\ntitle=Chapter Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1400\nEND=2000\ntitle=Chapter Three\n" > "$T/chapters.txt" && $FF -filter_complex "$SIG" -i "$T/chapters.txt" -fflags +bitexact -flags +bitexact -map_metadata 0 -map_chapters 0 -c:a aac -metadata title="Book Title" -metadata artist="Book Author" "$OUT"'
+# ---- damaged sample table (issue 15): a fast-start audiobook with tags, chapters and cover whose stsz is cut short
+sine 22050 2 1
+mk mp4/aac-22050-1ch-stsz-cut.m4b "audiobook (.m4b, ipod muxer, +faststart) with title, artist, three chapters (chpl + chapter text track) and a PNG cover (covr), whose audio stsz is cut short by tools/damage_mp4.py: sample_count 45, 22 entries, the rest a free box (parents and offsets unchanged)" "damaged by design: dta? after the metadata (docs/formats/mp4.md, Damaged sample tables); ffprobe reads past the stsz into the free box (22 packets + one of 92 bytes, then 'Sample size too large'): oracle not compared (docs/testing.md)" \
+    '$FF -f lavfi -i "color=c=0x3366CC:s=16x16" -frames:v 1 $BX -c:v png "$T/cover.png" && printf ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=700\ntitle=Chapter One\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=700\nEND=1400\ntitle=Chapter Two\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1400\nEND=2000\ntitle=Chapter Three\n" > "$T/chapters.txt" && $FF -filter_complex "$SIG[a]" -i "$T/chapters.txt" -i "$T/cover.png" -fflags +bitexact -flags +bitexact -map "[a]" -map 1:v -map_metadata 0 -map_chapters 0 -c:a aac -c:v copy -disposition:v attached_pic -metadata title="Book Title" -metadata artist="Book Author" -movflags +faststart -f ipod "$T/book.m4b" && python3 tools/damage_mp4.py "$T/book.m4b" "$OUT" >/dev/null'
 # ---- other codecs
 sine 44100 1 2
 mk_ff mp4/alac-44100-2ch.m4a "ALAC in M4A: alac sample entry holding a 36-byte 'alac' full box (ALACSpecificConfig), 4096 frames per packet" "" -c:a alac

@@ -42,6 +42,37 @@ struct CodecConfigurationTests {
         }
     }
 
+    /// GASpecificConfig cut short (ISO/IEC 14496-3 §1.6.2.1 Table 1.15, §4.4.1 Table 4.1), hand-built: the
+    /// object type, rates and channels are kept, with one `.truncated` note naming the field.
+    @Test("an AudioSpecificConfig whose GASpecificConfig is cut short keeps object type, rate and channels")
+    func audioSpecificConfigCutShort() throws {
+        // 00010 0100 0010 | frameLengthFlag 0, dependsOnCoreCoder 1, then 1 of the 14 coreCoderDelay bits:
+        // 0001 0010 0001 0010 → 12 12 (AAC-LC, 44.1 kHz, stereo).
+        var notes: [DiagnosticNote] = []
+        let lc = try AudioSpecificConfig.decode([0x12, 0x12], notes: &notes)
+        #expect(lc.audioObjectType == 2 && lc.samplingFrequency == 44100 && lc.channelCount == 2)
+        #expect(lc.frameLength == 1024 && lc.extensionAudioObjectType == nil)
+        #expect(notes.map(\.kind) == [.truncated])
+        #expect(notes.first?.message.hasPrefix("aac (AudioSpecificConfig): ends inside coreCoderDelay") == true)
+        // frameLengthFlag 1 (960), dependsOnCoreCoder 1, delay cut: 0001 0010 0001 0110 → 12 16.
+        notes = []
+        let short = try AudioSpecificConfig.decode([0x12, 0x16], notes: &notes)
+        #expect(short.frameLength == 960 && notes.count == 1)
+        // Explicit SBR (AOT 5, 24 kHz, stereo, extension 48 kHz, AOT 2), then frameLengthFlag 0 and
+        // dependsOnCoreCoder 0, and the bytes end before extensionFlag:
+        // 00101 0110 0010 0011 00010 00 → 2B 11 88.
+        notes = []
+        let he = try AudioSpecificConfig.decode([0x2B, 0x11, 0x88], notes: &notes)
+        #expect(he.audioObjectType == 2 && he.samplingFrequency == 24000 && he.channelCount == 2)
+        #expect(he.extensionAudioObjectType == 5 && he.extensionSamplingFrequency == 48000)
+        #expect(notes.first?.message.hasPrefix("aac (AudioSpecificConfig): ends inside extensionFlag") == true)
+        // The public initializer gives the same configuration; a whole one gives no note.
+        #expect(AudioSpecificConfig(bytes: [0x12, 0x12]) == lc)
+        notes = []
+        _ = try AudioSpecificConfig.decode([0x12, 0x10], notes: &notes)
+        #expect(notes.isEmpty)
+    }
+
     @Test("the esds body: version and flags first; the ES_Descriptor from its tag is the cookie")
     func esdsBody() throws {
         let asc: [UInt8] = [0x12, 0x10]

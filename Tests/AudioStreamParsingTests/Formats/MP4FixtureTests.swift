@@ -8,7 +8,7 @@ import Testing
 /// which the conformance suite uses for its oracle comparison). Packets are compared with the ffprobe oracle.
 @Suite("MP4 fixtures", .timeLimit(.minutes(5)))
 struct MP4FixtureTests {
-    static let fixtures = FixtureCatalog.all.filter { $0.folder == "mp4" }
+    static let fixtures = FixtureCatalog.all.filter { $0.folder == "mp4" && ConformanceInput.knownGap($0) == nil }
 
     @Test func thereAreMP4Fixtures() {
         #expect(Self.fixtures.count >= 10)

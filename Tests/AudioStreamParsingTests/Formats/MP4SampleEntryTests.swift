@@ -222,6 +222,40 @@ struct MP4SampleEntryTests {
             + Array(type.utf8) + body
     }
 
+    /// An AudioSpecificConfig whose GASpecificConfig is cut short (dependsOnCoreCoder set, the bytes end
+    /// inside coreCoderDelay: 12 12, hand-built from ISO/IEC 14496-3 §4.4.1): the entry decodes with the
+    /// object type, rate and channels, and carries the note; a whole parse reports it as a diagnostic and
+    /// gives the packets, in every chunking.
+    @Test func cutShortAudioSpecificConfigIsReported() throws {
+        let entry = Self.mp4aEntry(asc: [0x12, 0x12], channels: 2, rate: 44100)
+        let decoded = try MP4AudioSampleEntry.decode(entry[...], isQuickTime: false, limits: ParserLimits())
+        #expect(decoded.streamDescription.formatID == .mpeg4AAC)
+        #expect(decoded.streamDescription.sampleRate == 44100 && decoded.streamDescription.channelsPerFrame == 2)
+        #expect(decoded.streamDescription.framesPerPacket == 1024)
+        #expect(decoded.notes.map(\.kind) == [.truncated])
+
+        let ftyp = MP4Build.ftyp("M4A ")
+        func moov(_ base: UInt32) -> [UInt8] {
+            let trak = MP4Build.trak(
+                id: 1, handler: "soun", timescale: 44100, entry: entry,
+                tables: MP4Build.stts([(2, 1024)]) + MP4Build.stsc([(1, 2)]) + MP4Build.stsz([10, 12])
+                    + MP4Build.stco([base]))
+            return MP4Build.box("moov", MP4Build.mvhd(timescale: 1000) + trak)
+        }
+        let base = UInt32(ftyp.count + moov(0).count + 8)
+        let bytes = ftyp + moov(base) + MP4Build.box("mdat", (0..<22).map { MP4Build.pattern($0) })
+        let (log, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(log.error == nil, "\(String(describing: log.error))")
+        #expect(log.packets.map(\.size) == [10, 12])
+        let diagnostics = log.entries.compactMap { e -> ParserDiagnostic? in
+            if case .diagnostic(let d) = e { return d } else { return nil }
+        }
+        #expect(diagnostics.map(\.kind) == [.truncated])
+        #expect(diagnostics.first?.byteOffset == Int64(ftyp.count))
+        #expect(diagnostics.first?.message.contains("coreCoderDelay") == true)
+    }
+
     /// AOT 5, index 6 (24000), configuration 2, extension index 3 (48000), AOT 2, GA 000:
     /// 00101 0110 0010 0011 00010 000 (+7 pad bits) → 2B 11 88 00.
     @Test func explicitSBRGivesTwoLayers() throws {

@@ -187,24 +187,53 @@ extension WAVETests {
 
     // MARK: fmt
 
-    @Test("channels 0, sample rate 0, block align 0 and an inconsistent block align are dta?")
+    @Test("channels 0, sample rate 0, block align 0 and bits per sample 0 are dta?")
     func invalidFormatFields() {
         let cases: [([UInt8], String)] = [
             (B.format(channels: 0, blockAlign: 4), "wave (fmt ): channel count is zero"),
             (B.format(rate: 0), "wave (fmt ): sample rate is zero"),
             (B.format(blockAlign: 0), "wave (fmt ): block align is zero"),
-            (B.format(blockAlign: 6), "wave (fmt ): block align 6 is not 2 channels × 2 bytes"),
             (B.format(bits: 0, blockAlign: 4), "wave (fmt ): bits per sample is zero"),
-            (
-                B.format(tag: 6, channels: 1, bits: 8, blockAlign: 2),
-                "wave (fmt ): block align 2 is not 1 channels × 1 byte"
-            ),
         ]
         for (format, reason) in cases {
             let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", [0, 0, 0, 0])]))
             #expect(log.error?.code == .invalidFile)
             #expect(log.error?.reason == reason)
             #expect(log.error?.byteOffset == 20)
+        }
+    }
+
+    /// Microsoft WAVEFORMATEX: nBlockAlign = nChannels × wBitsPerSample / 8 for PCM (1 byte per channel
+    /// for G.711). A block align that disagrees is noted and the frame is what the samples need, as ffprobe
+    /// 5.1 reads it (the fixture wav/pcm_s16le-8000-2ch-blockalign-2.wav: 800 frames of 4 bytes).
+    @Test("a block align that disagrees with channels × bytes per sample: frames of channels × bytes, diagnostic")
+    func inconsistentBlockAlign() throws {
+        let cases: [([UInt8], UInt32, String)] = [
+            (B.format(blockAlign: 6), 4, "wave (fmt ): block align 6 is not 2 channels × 2 bytes; frames of 4 bytes"),
+            (B.format(blockAlign: 2), 4, "wave (fmt ): block align 2 is not 2 channels × 2 bytes; frames of 4 bytes"),
+            (
+                B.format(channels: 2, bits: 24, blockAlign: 8), 6,
+                "wave (fmt ): block align 8 is not 2 channels × 3 bytes; frames of 6 bytes"
+            ),
+            (
+                B.format(tag: 6, channels: 1, bits: 8, blockAlign: 2), 1,
+                "wave (fmt ): block align 2 is not 1 channels × 1 byte; frames of 1 bytes"
+            ),
+        ]
+        for (format, frameBytes, message) in cases {
+            let data = [UInt8](repeating: 7, count: 24)
+            let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", data)]))
+            #expect(log.error == nil, "\(String(describing: log.error))")
+            #expect(Self.diagnostics(log) == [message])
+            #expect(Self.kinds(log) == [.inconsistentValues])
+            #expect(log.diagnostics.first?.byteOffset == 20)
+            guard case .dataFormat(let asbd)? = log.lastValues[.dataFormat] else {
+                Issue.record("no dataFormat")
+                continue
+            }
+            #expect(asbd.bytesPerFrame == frameBytes && asbd.bytesPerPacket == frameBytes)
+            #expect(log.packets.count == 24 / Int(frameBytes))
+            #expect(log.packets.allSatisfy { $0.size == Int(frameBytes) })
         }
     }
 

@@ -65,14 +65,29 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     /// Where decoding errors point.
     static let structure = Structure("aac", "AudioSpecificConfig")
 
+    /// Decodes an AudioSpecificConfig (``decode(_:notes:)``), dropping its diagnostics.
+    static func decode(_ bytes: [UInt8]) throws(StructureError) -> AudioSpecificConfig {
+        var notes: [DiagnosticNote] = []
+        return try decode(bytes, notes: &notes)
+    }
+
     /// Decodes an AudioSpecificConfig, also when HE-AAC is signalled backward-compatibly after it
     /// (``syncExtension(_:audioObjectType:)``).
     ///
-    /// - Parameter bytes: the configuration, from its first bit.
-    /// - Throws: `invalidFile` when the bytes end before the fields this type reads, or a sampling
-    ///   frequency index is reserved. A program_config_element that does not read leaves
+    /// Lenient past the channel configuration: a GASpecificConfig cut short (the bytes end inside
+    /// frameLengthFlag, dependsOnCoreCoder, its 14 coreCoderDelay bits or extensionFlag; writers have been
+    /// seen to set dependsOnCoreCoder without the delay) still gives the object type, the rates and the
+    /// channels, with a `.truncated` note; a missing frameLengthFlag is taken as 0 (1024 frames), and what
+    /// follows the cut (program_config_element, sync extension) is not read.
+    ///
+    /// - Parameters:
+    ///   - bytes: the configuration, from its first bit.
+    ///   - notes: receives a note when the GASpecificConfig is cut short.
+    /// - Throws: `invalidFile` when the bytes end before the object type, sampling frequency or channel
+    ///   configuration (and, for explicit SBR/PS, the extension frequency and the core object type), or a
+    ///   sampling frequency index is reserved. A program_config_element that does not read leaves
     ///   ``channelCount`` `nil` rather than failing.
-    static func decode(_ bytes: [UInt8]) throws(StructureError) -> AudioSpecificConfig {
+    static func decode(_ bytes: [UInt8], notes: inout [DiagnosticNote]) throws(StructureError) -> AudioSpecificConfig {
         var reader = BitReader(bytes, order: .mostSignificantFirst)
         func read(_ count: Int, _ field: String) throws(StructureError) -> UInt32 {
             guard let value = reader.read(count) else { throw structure.invalid("ends inside \(field)") }
@@ -108,10 +123,21 @@ public struct AudioSpecificConfig: Hashable, Sendable {
         }
         config.audioObjectType = type
         guard generalAudioObjectTypes.contains(type) else { return config }
-        // GASpecificConfig(), §4.4.1 Table 4.1.
-        config.frameLength = try read(1, "frameLengthFlag") == 1 ? 960 : 1024
-        if try read(1, "dependsOnCoreCoder") == 1 { _ = try read(14, "coreCoderDelay") }
-        let extensionFlag = try read(1, "extensionFlag") == 1
+        // GASpecificConfig(), §4.4.1 Table 4.1; cut short: what was read is kept (see above).
+        let extensionFlag: Bool
+        do throws(StructureError) {
+            config.frameLength = 1024
+            config.frameLength = try read(1, "frameLengthFlag") == 1 ? 960 : 1024
+            if try read(1, "dependsOnCoreCoder") == 1 { _ = try read(14, "coreCoderDelay") }
+            extensionFlag = try read(1, "extensionFlag") == 1
+        } catch {
+            notes.append(
+                DiagnosticNote(
+                    .truncated,
+                    "\(error.reason) (GASpecificConfig cut short); object type, rate and channels kept, "
+                        + "\(config.frameLength ?? 1024) frames per block"))
+            return config
+        }
         if configuration == 0 {
             // The program_config_element follows directly (no element ID), aligned relative to the
             // configuration's first bit.
@@ -172,8 +198,9 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     /// Decodes an AudioSpecificConfig (`decode(_:)`).
     ///
     /// - Parameter bytes: the configuration, from its first bit.
-    /// - Returns: `nil` when the bytes end before the fields this type reads, or the sampling
-    ///   frequency index is reserved.
+    /// - Returns: `nil` when the bytes end before the object type, sampling frequency and channel
+    ///   configuration, or the sampling frequency index is reserved. A GASpecificConfig cut short still
+    ///   gives a configuration (1024 frames per block when frameLengthFlag is missing).
     public init?(bytes: [UInt8]) {
         guard let config = try? Self.decode(bytes) else { return nil }
         self = config

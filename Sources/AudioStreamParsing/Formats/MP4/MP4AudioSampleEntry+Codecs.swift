@@ -114,21 +114,13 @@ struct EntryDecoder {
         guard let info = config.decoderSpecificInfo else {
             throw Structure.mp4("esds").invalid("no DecoderSpecificInfo (AudioSpecificConfig)")
         }
-        var asc: AudioSpecificConfig
-        if config.objectTypeIndication == 0x40 {
-            guard let decoded = AudioSpecificConfig(bytes: info) else {
-                throw Structure.mp4("esds").invalid("AudioSpecificConfig does not decode")
-            }
-            asc = decoded
-        } else {
-            // MPEG-2 AAC (13818-7): the DecoderSpecificInfo is an AudioSpecificConfig as well (14496-14 §3.1.2),
-            // with the profile given by the objectTypeIndication (0x66 Main, 0x67 LC, 0x68 SSR).
-            guard let decoded = AudioSpecificConfig(bytes: info) else {
-                throw Structure.mp4("esds").invalid("AudioSpecificConfig does not decode")
-            }
-            asc = decoded
-            asc.audioObjectType = Int(config.objectTypeIndication) - 0x65
+        // MPEG-2 AAC (13818-7): the DecoderSpecificInfo is an AudioSpecificConfig as well (14496-14 §3.1.2),
+        // with the profile given by the objectTypeIndication (0x66 Main, 0x67 LC, 0x68 SSR).
+        var notes: [DiagnosticNote] = []
+        guard var asc = try? AudioSpecificConfig.decode(info, notes: &notes) else {
+            throw Structure.mp4("esds").invalid("AudioSpecificConfig does not decode")
         }
+        if config.objectTypeIndication != 0x40 { asc.audioObjectType = Int(config.objectTypeIndication) - 0x65 }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
         guard let layers = asc.formatListLayers() else {
             throw Structure.mp4("esds").unsupported(
@@ -136,7 +128,10 @@ struct EntryDecoder {
         }
         let top = layers[0]
         let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
-        return entry(top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
+        var result = entry(
+            top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
+        result.notes = notes
+        return result
     }
 
     // MARK: MPEG audio

@@ -30,6 +30,9 @@ struct MP4AudioSampleEntry {
     var averageBitRate: UInt32?
     /// From `esds` (maxBitrate) or `btrt`, when present and non-zero.
     var maximumBitRate: UInt32?
+    /// What the codec configuration's decoder noted (an AudioSpecificConfig cut short); the container
+    /// reports them at the `moov`.
+    var notes: [DiagnosticNote] = []
 
     /// Decodes one sample entry.
     ///

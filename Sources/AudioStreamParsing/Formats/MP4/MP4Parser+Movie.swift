@@ -42,10 +42,15 @@ extension MP4Parser {
         do throws(StructureError) {
             decoded = try MP4AudioSampleEntry.decode(
                 bytes[entryBox.start..<entryBox.end], isQuickTime: isQuickTime, limits: context.limits)
+        } catch {
+            throw context.error(error, at: offset)
+        }
+        notes += decoded.notes
+        do throws(StructureError) {
             samples = try MP4SampleTable.decode(
                 bytes, stbl: chosen.sampleTableBoxes, limits: context.limits, notes: &notes)
         } catch {
-            throw context.error(error, at: offset)
+            throw damagedSampleTable(&context, movie, chosen, decoded, error, at: offset, notes: &notes)
         }
         entry = decoded
         if decoded.streamDescription.sampleRate <= 0 {
@@ -58,6 +63,27 @@ extension MP4Parser {
             // Not fragmented: the packet map is built by `releaseMovieBytes`, once the box's bytes are gone.
             try publish(&context, mediaStart: nil, buildingPacketMap: movie.isFragmented)
         }
+    }
+
+    /// The audio track's sample table cannot be read (a table cut short, a count past its box, a missing
+    /// box, a table above a limit): the track is unusable, but the rest of the `moov` is not lost. A
+    /// diagnostic names the track; the data format (when the sample entry gives a rate) and the metadata
+    /// (`udta/meta/ilst` tags and artwork, `chpl` chapters) are announced; the error returned is the table's
+    /// own (`dta?`, `lim!`), placed at the `moov`, for the caller to throw: no packet can be located, so it
+    /// comes where the parser would go on to the media. Another audio track is not chosen instead
+    /// (docs/formats/mp4.md, "Damaged sample tables").
+    mutating func damagedSampleTable(
+        _ context: inout ParseContext, _ movie: MP4Movie, _ track: MP4Track, _ entry: MP4AudioSampleEntry,
+        _ error: StructureError, at offset: Int64, notes: inout [DiagnosticNote]
+    ) -> AudioStreamError {
+        let kind = DiagnosticNote.kind(of: error, whenInvalid: .inconsistentValues)
+        notes.append(
+            DiagnosticNote(
+                kind, .mp4("trak"), "track \(track.id) is unusable, its sample table is damaged (\(error.reason))"))
+        readMetadata(&context, movie, notes: &notes)
+        if entry.streamDescription.sampleRate > 0 { context.announce(.dataFormat(entry.streamDescription)) }
+        if !metadata.isEmpty { context.announce(.metadata(metadata)) }
+        return context.error(error, at: offset)
     }
 
     /// After `readMovie`, once the caller no longer holds the `moov` bytes: a published movie that is not

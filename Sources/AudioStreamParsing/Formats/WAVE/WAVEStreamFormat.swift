@@ -40,9 +40,10 @@ struct WAVEStreamFormat: Equatable {
     /// - Parameters:
     ///   - format: the decoded chunk.
     ///   - endianness: the file's (big-endian in RIFX files, whose samples are big-endian too).
-    /// - Throws: `invalidFile` for a zero channel count, sample rate or block align, or a block align
-    ///   that contradicts the sample size; `unsupportedDataFormat` for other format tags and sample
-    ///   sizes.
+    /// - Throws: `invalidFile` for a zero channel count, sample rate or block align;
+    ///   `unsupportedDataFormat` for other format tags and sample sizes. A PCM, float or G.711 block align
+    ///   that contradicts channels × bytes per sample is noted (`inconsistentValues`) and the frame is
+    ///   channels × bytes per sample, as ffprobe reads such files; ADPCM blocks are `nBlockAlign` bytes.
     init(_ format: WAVEFormatChunk, endianness: Endianness) throws(StructureError) {
         guard format.channels > 0 else { throw Self.fmt.invalid("channel count is zero") }
         guard format.samplesPerSecond > 0 else {
@@ -106,9 +107,14 @@ struct WAVEStreamFormat: Equatable {
         }
         let channels = UInt32(format.channels)
         let expectedAlign = channels * (containerBits / 8)
-        guard UInt32(format.blockAlign) == expectedAlign else {
-            throw fmt.invalid(
-                "block align \(format.blockAlign) is not \(channels) channels × \(containerBits / 8) bytes")
+        var notes: [DiagnosticNote] = []
+        if UInt32(format.blockAlign) != expectedAlign {
+            // The frame is what the samples need, as ffprobe reads it (docs/formats/wave.md, "Block align").
+            notes.append(
+                DiagnosticNote(
+                    .inconsistentValues, fmt,
+                    "block align \(format.blockAlign) is not \(channels) channels × \(containerBits / 8) bytes; "
+                        + "frames of \(expectedAlign) bytes"))
         }
         let supported: Set<UInt32> = isFloat ? [32, 64] : [8, 16, 24, 32]
         guard supported.contains(containerBits) else {
@@ -119,10 +125,10 @@ struct WAVEStreamFormat: Equatable {
             sampleRate: Double(format.samplesPerSecond), channels: channels, validBits: validBits,
             containerBits: containerBits, isFloat: isFloat, isBigEndian: endianness == .big, isSigned: containerBits > 8
         )
-        let packetSize = Int(format.blockAlign)
+        let packetSize = Int(expectedAlign)
         return WAVEStreamFormat(
             streamDescription: description, packetSize: packetSize, framesPerPacket: 1,
-            bitRate: clampedBitRate(UInt64(format.samplesPerSecond) * UInt64(packetSize) * 8))
+            bitRate: clampedBitRate(UInt64(format.samplesPerSecond) * UInt64(packetSize) * 8), notes: notes)
     }
 
     /// G.711 A-law and mu-law: one byte per sample, one frame per packet.
@@ -135,8 +141,12 @@ struct WAVEStreamFormat: Equatable {
                 DiagnosticNote(
                     .inconsistentValues, fmt.message("\(format.bitsPerSample) bits per sample for G.711; 8 assumed")))
         }
-        guard format.blockAlign == format.channels else {
-            throw fmt.invalid("block align \(format.blockAlign) is not \(format.channels) channels × 1 byte")
+        if format.blockAlign != format.channels {
+            notes.append(
+                DiagnosticNote(
+                    .inconsistentValues, fmt,
+                    "block align \(format.blockAlign) is not \(format.channels) channels × 1 byte; "
+                        + "frames of \(format.channels) bytes"))
         }
         let channels = UInt32(format.channels)
         // CoreAudio describes G.711 with 8 bits per channel and one byte per sample (inference from
