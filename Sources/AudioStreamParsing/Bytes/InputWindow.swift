@@ -34,8 +34,10 @@ struct InputWindow {
     var chunkBase: Int64 { pendingBase + Int64(pending.count) }
     /// Unconsumed bytes in `pending`.
     var pendingRemaining: Int { pending.count - pendingRead }
+    /// Unconsumed bytes of the caller's chunk (`chunkRead` never passes `chunk.count`).
+    var chunkRemaining: Int { chunk.count &- chunkRead }
     /// Unconsumed bytes in total.
-    var readable: Int { pendingRemaining + (chunk.count - chunkRead) }
+    var readable: Int { pendingRemaining + chunkRemaining }
     /// Absolute offset of the next unconsumed byte.
     var position: Int64 {
         pendingRemaining > 0 ? pendingBase + Int64(pendingRead) : chunkBase + Int64(chunkRead)

@@ -182,7 +182,7 @@ struct ParseContext {
     @inline(__always)
     mutating func emitPacketInChunk(size: Int, variableFrames: UInt32, frames: Int64) {
         let index = window.chunkRead
-        guard openChunkRunStart >= 0, window.pendingRemaining == 0, size >= 0, size <= window.readable else {
+        guard openChunkRunStart >= 0, window.pendingRemaining == 0, size >= 0, size <= window.chunkRemaining else {
             emitPacket(size: size, variableFrames: variableFrames, frames: frames)
             return
         }
