@@ -10,22 +10,34 @@ let package = Package(
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
-        .executable(name: "audioinspect-https", targets: ["audioinspect-https"]),
+    ],
+    // Resolved from GitHub (offline machines mirror these repositories with git's url.insteadOf).
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // The library: pure Swift, no Foundation, no dependencies.
         .target(name: "AudioStreamParsing"),
         // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
+        // The CLI. Its HTTP stack (AsyncHTTPClient on SwiftNIO, swift-nio-ssl) is its own: the library
+        // depends on nothing (docs/cli.md, "URLs and live streams").
         .executableTarget(
             name: "audioinspect",
-            dependencies: ["AudioStreamParsing"],
+            dependencies: [
+                "AudioStreamParsing",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             // The environment hooks scripts/test-streaming.sh uses exist only in debug builds (what
             // `swift build` and `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
             swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
         ),
-        // The https:// client `audioinspect` spawns (URLSession), so that audioinspect links no Foundation.
-        .executableTarget(name: "audioinspect-https"),
         .testTarget(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]

@@ -1,111 +1,130 @@
 import AudioStreamParsing
+import NIOCore
+import NIOHTTP1
 
-/// An HTTP(S) response body as a blocking `ByteSource` for the inspector.
-///
-/// `http://` URLs are fetched by `SocketHTTPBody`, a small HTTP/1.1 client on a POSIX socket;
-/// `https://` URLs by `SpawnedHTTPSBody`, which runs the `audioinspect-https` executable (Foundation's
-/// `URLSession`: FoundationNetworking, libcurl, on Linux) and reads the body from its standard output, so
-/// that `audioinspect` itself does not load Foundation (docs/cli.md). The socket client exists because
-/// FoundationNetworking rejects header lines without a space after the colon, which Icecast sends
-/// (`icy-pub:0`, `icy-metaint:16000`): `URLSession` fails with "Failed writing header" on every Icecast
-/// stream. It also accepts SHOUTcast v1's `ICY 200 OK` status line.
+/// An HTTP(S) response body as a blocking `ByteSource` for the inspector, fetched by `HTTPFetch` (one
+/// stack for both schemes: AsyncHTTPClient, plus the ICY status-line layer; docs/cli.md).
 ///
 /// The request sends `Icy-MetaData: 1`; when the server answers with `icy-metaint`, the ICY metadata
-/// blocks are removed with `ICYMetadataDemuxer` before the parser sees the bytes, and each block is
-/// kept in `titles` with its offset in the audio stream.
+/// blocks are removed with `ICYMetadataDemuxer` before the parser sees the bytes. Titles are events, not
+/// a list: `onTitle` is called for each block that differs from the one before (a repeated block is no
+/// change), with the audio offset where it takes effect, and nothing is kept here.
+///
+/// Memory: the body queue (`ResponseBodyQueue`, 1 MiB) plus one network buffer; a server that sends
+/// nothing for `HTTPTimeouts.idle` seconds fails the read.
 final class HTTPInput: ByteSource {
     /// The URL as given.
     let url: WebURL
+    /// The final response's status, headers and URL.
+    let head: ResponseHead
     /// The `icy-metaint` interval, when the server sent one.
-    private(set) var metaInterval: Int?
+    let metaInterval: Int?
     /// The response headers.
-    let headers: [(String, String)]
-    /// ICY metadata blocks read so far, with the audio offset where each takes effect.
-    private(set) var titles: [(metadata: ICYMetadata, audioOffset: Int64)] = []
+    var headers: [(String, String)] { head.headers }
+    /// Called for every ICY metadata change, with the audio offset where it takes effect.
+    var onTitle: (ICYMetadata, Int64) -> Void = { _, _ in }
     /// Body bytes received (metadata included).
-    var bodyBytes: Int64 { body.received }
-
-    private let body: any HTTPBody
-    private var demuxer: ICYMetadataDemuxer?
-    private var pending: [UInt8] = []
-    private var pendingStart = 0
-    /// When set (`MonotonicClock` seconds), `read` returns 0 (end) once this time has passed or `stop`
-    /// returns true.
+    private(set) var bodyBytes: Int64 = 0
+    /// Bytes handed to the reader (audio only).
+    private(set) var bytesRead: Int64 = 0
+    /// When set (`MonotonicClock` seconds), `read` returns 0 (end) once this time has passed.
     var deadline: Double?
+    /// Checked at least every 100 ms while waiting; when it returns true, `read` returns 0.
     var stop: () -> Bool = { false }
 
-    /// Sends the request and waits for the response headers.
+    private let fetch: HTTPFetch
+    private let body: ResponseBodyQueue
+    private let timeouts: HTTPTimeouts
+    private var demuxer: ICYMetadataDemuxer?
+    private var lastTitle: ICYMetadata?
+    private var pending: ByteBuffer?
+
+    /// Sends the request and waits for the response head (following redirects).
     ///
-    /// - Throws: `InputError` when the request fails or the status is not 2xx.
-    init(url: WebURL, timeout: Double = 30) throws(InputError) {
+    /// - Parameters:
+    ///   - deadline: the `--max-seconds` deadline, which also bounds the connect and head timeouts.
+    ///   - stop: checked while waiting (^C).
+    /// - Throws: `InputError` when the request fails or the final status is not 2xx.
+    init(url: WebURL, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Double?, stop: @escaping () -> Bool)
+        throws(InputError)
+    {
         self.url = url
-        let extra = [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)]
-        let opened: (body: any HTTPBody, headers: [(String, String)])
-        if url.scheme == "http" && !TestHooks.sendsHTTPThroughHelper {
-            opened = try SocketHTTPBody.open(url, headers: extra, timeout: timeout)
-        } else {
-            opened = try SpawnedHTTPSBody.open(url, headers: extra, timeout: timeout)
-        }
-        body = opened.body
-        headers = opened.headers
-        metaInterval = ICYHeaders.metaInterval(in: headers)
+        self.timeouts = timeouts
+        self.deadline = deadline
+        self.stop = stop
+        (fetch, head, body) = try HTTPFetch.open(url, timeouts: timeouts, deadline: deadline, stop: stop)
+        metaInterval = ICYHeaders.metaInterval(in: head.headers)
         demuxer = metaInterval.map { ICYMetadataDemuxer(metaInterval: $0) }
     }
 
     deinit { close() }
 
     /// Ends the transfer.
-    func close() { body.close() }
+    func close() {
+        body.close()
+        fetch.close()
+    }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
-            if pendingStart < pending.count {
-                let n = min(buffer.count, pending.count - pendingStart)
-                pending.withUnsafeBytes { raw in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pendingStart..<(pendingStart + n)]))
+            if var chunk = pending, chunk.readableBytes > 0 {
+                let n = min(buffer.count, chunk.readableBytes, TestHooks.receiveSize(buffer.count))
+                chunk.withUnsafeReadableBytes { raw in
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[0..<n]))
                 }
-                pendingStart += n
+                chunk.moveReaderIndex(forwardBy: n)
+                pending = chunk
+                bytesRead += Int64(n)
                 return n
             }
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
-            switch body.next(until: deadline, stop: stop) {
+            pending = nil
+            switch body.next(until: deadline, idleSeconds: timeouts.idle, stop: stop) {
             case .data(let chunk):
-                guard var demuxer else {
-                    pending = chunk
-                    continue
-                }
-                for segment in demuxer.demux(chunk) {
-                    switch segment {
-                    case .audio(let range): pending.append(contentsOf: chunk[range])
-                    case .metadata(let metadata, let offset): titles.append((metadata, offset))
-                    }
-                }
-                self.demuxer = demuxer
-            case .end:
+                bodyBytes += Int64(chunk.readableBytes)
+                pending = demux(chunk)
+            case .end, .deadline, .stopped:
                 return 0
-            case .failed(let message):
-                throw InputError(message: "cannot read '\(url.absoluteString)': \(message)", offset: body.received)
+            case .idle:
+                throw InputError(
+                    message: "cannot read '\(url.absoluteString)': no data from the server for "
+                        + "\(InspectionReport.number(timeouts.idle)) s",
+                    offset: bytesRead)
+            case .failed(let error):
+                let reason =
+                    (error as? HTTPParserError).map(HTTPFetch.describe)
+                    ?? HTTPFetch.describe(error, url: url, deadline: deadline)
+                throw InputError(message: "cannot read '\(url.absoluteString)': \(reason)", offset: bytesRead)
             }
         }
     }
-}
 
-/// What a response body source gives next.
-enum BodyChunk {
-    case data([UInt8])
-    /// The end of the body, the deadline, or a stop request.
-    case end
-    case failed(String)
-}
-
-/// A response body being received.
-protocol HTTPBody: AnyObject {
-    /// The next bytes; waits at most until `deadline` (`MonotonicClock` seconds), checking `stop` every
-    /// 100 ms.
-    func next(until deadline: Double?, stop: () -> Bool) -> BodyChunk
-    /// Body bytes received so far.
-    var received: Int64 { get }
-    /// Ends the transfer.
-    func close()
+    /// The audio bytes of `chunk` (all of it without ICY metadata); reports title changes.
+    private func demux(_ chunk: ByteBuffer) -> ByteBuffer {
+        guard var demuxer else { return chunk }
+        let segments = demuxer.demux(chunk.readableBytesView)
+        self.demuxer = demuxer
+        var audio: ByteBuffer?
+        for segment in segments {
+            switch segment {
+            case .audio(let range):
+                guard let slice = chunk.getSlice(at: chunk.readerIndex + range.lowerBound, length: range.count) else {
+                    continue
+                }
+                if audio == nil && range.count == chunk.readableBytes {
+                    audio = slice
+                } else {
+                    var joined = audio ?? ByteBufferAllocator().buffer(capacity: chunk.readableBytes)
+                    var part = slice
+                    joined.writeBuffer(&part)
+                    audio = joined
+                }
+            case .metadata(let metadata, let offset):
+                if metadata != lastTitle {
+                    lastTitle = metadata
+                    onTitle(metadata, offset)
+                }
+            }
+        }
+        return audio ?? ByteBuffer()
+    }
 }
