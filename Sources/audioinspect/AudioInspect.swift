@@ -42,8 +42,9 @@ struct AudioInspect {
         // ^C stops reading and prints what was parsed (the summary ends with an `intr` error, status 130).
         Platform.catchInterrupts()
         defer { Platform.restoreInterrupts() }
-        let report = Inspector.inspect(
-            path: o.file, rawPath: o.rawFile ?? Array(o.file.utf8), options: options)
+        // The name as shown (source, messages): bytes that are not UTF-8 as `\xNN`.
+        let name = o.rawFile.map(TerminalText.decodingInvalidBytes) ?? o.file
+        let report = Inspector.inspect(path: name, rawPath: o.rawFile ?? Array(o.file.utf8), options: options)
         return report.print(json: o.json, packets: o.packets)
     }
 }

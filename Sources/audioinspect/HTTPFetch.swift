@@ -26,7 +26,7 @@ struct HTTPTimeouts: Sendable {
     /// is a request).
     var head: Double = 30
     /// Between two body reads: a server that sends nothing for this long fails the transfer.
-    var idle: Double = 30
+    var idle: Double = TestHooks.idleSeconds ?? 30
     /// Redirects followed at most.
     var maxRedirects = 5
 }
@@ -46,10 +46,12 @@ struct HTTPTimeouts: Sendable {
 /// The body is handed to the blocking reader through a `ResponseBodyQueue` (bounded: the connection is
 /// read no further ahead than its capacity).
 final class HTTPFetch: Sendable {
-    /// The request header fields sent besides `Host` (which the client adds).
+    /// The request header fields sent besides `Host` (which the client adds). `Connection: close`: one
+    /// request per connection (a redirect opens a new one), so a server that closes an idle keep-alive
+    /// connection cannot fail the next request.
     static let requestHeaders = [
         ("User-Agent", "audioinspect"), ("Accept", "*/*"), ("Accept-Encoding", "identity"),
-        (ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue),
+        (ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue), ("Connection", "close"),
     ]
 
     private let client: HTTPClient
@@ -67,8 +69,12 @@ final class HTTPFetch: Sendable {
             tlsConfiguration: Self.tlsConfiguration(), redirectConfiguration: .disallow,
             decompression: .disabled)
         configuration.httpVersion = .http1Only
+        // The reader enforces the idle timeout (`ResponseBodyQueue.next`); the client's read timeout is a
+        // backstop behind it. The connect timeout ends just before the --max-seconds deadline, so that a
+        // connection that never completes is reported as such rather than as a missing response.
         configuration.timeout = .init(
-            connect: Self.amount(Self.bounded(timeouts.connect, by: deadline)), read: Self.amount(timeouts.idle))
+            connect: Self.amount(Self.connectSeconds(timeouts.connect, by: deadline)),
+            read: Self.amount(timeouts.idle + 5))
         // A refused connection fails at once instead of being retried until the head deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -187,7 +193,7 @@ final class HTTPFetch: Sendable {
             let remaining = Self.bounded(timeouts.head, by: deadline)
             let (head, body, channel) = try await ICYStatusLine.request(
                 url, headers: Self.requestHeaders, group: client.eventLoopGroup,
-                connectTimeout: Self.amount(min(Self.bounded(timeouts.connect, by: deadline), remaining)),
+                connectTimeout: Self.amount(min(Self.connectSeconds(timeouts.connect, by: deadline), remaining)),
                 deadline: .now() + Self.amount(remaining))
             return HopResponse(
                 status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) },
@@ -236,14 +242,23 @@ final class HTTPFetch: Sendable {
         return max(0.001, min(seconds, deadline - MonotonicClock.now()))
     }
 
+    /// The connect timeout: `seconds`, or 0.1 s less than what is left before `deadline`.
+    static func connectSeconds(_ seconds: Double, by deadline: Double?) -> Double {
+        guard let deadline else { return seconds }
+        return max(0.05, min(seconds, deadline - MonotonicClock.now() - 0.1))
+    }
+
     static func amount(_ seconds: Double) -> TimeAmount {
         .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
     /// The TLS settings: the client's defaults (full certificate and host name verification against the
-    /// system's trust roots), plus the test hook's extra root in debug builds.
+    /// system's trust roots, TLS 1.2 or later), plus the test hook's extra root in debug builds.
     static func tlsConfiguration() -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
+        // When the transfer ends (often by our choice: --max-seconds, ^C, an error), do not wait the default
+        // 5 s for the server's close_notify.
+        tls.shutdownTimeout = .milliseconds(100)
         if let file = TestHooks.extraTrustRootFile { tls.additionalTrustRoots = [.file(file)] }
         return tls
     }
@@ -256,7 +271,7 @@ final class HTTPFetch: Sendable {
             switch error {
             case .connectTimeout: return "cannot connect to \(url.hostHeader): timed out\(suffix)"
             case .deadlineExceeded: return "no response in time\(suffix)"
-            case .readTimeout: return "no data from the server in time"
+            case .readTimeout: return "no data from the server in time (the client's read timeout)"
             case .remoteConnectionClosed: return "the server closed the connection before the response ended"
             case .tlsHandshakeTimeout: return "the TLS handshake timed out\(suffix)"
             default: return error.shortDescription

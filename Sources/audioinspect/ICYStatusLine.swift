@@ -18,8 +18,7 @@ enum ICYStatusLine {
         deadline: NIODeadline
     ) async throws -> (HTTPResponseHead, ResponseBodyQueue, any Channel) {
         let queue = ResponseBodyQueue()
-        var fields = HTTPHeaders([("Host", url.hostHeader)] + headers)
-        fields.add(name: "Connection", value: "close")
+        let fields = HTTPHeaders([("Host", url.hostHeader)] + headers)
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.pathAndQuery, headers: fields)
         let loop = group.next()
         let promise = loop.makePromise(of: HTTPResponseHead.self)

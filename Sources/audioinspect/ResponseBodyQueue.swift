@@ -101,6 +101,10 @@ final class ResponseBodyQueue: Sendable {
     func next(until deadline: Double?, idleSeconds: Double, stop: () -> Bool) -> Next {
         let idleDeadline = MonotonicClock.after(idleSeconds)
         while true {
+            // Checked before taking a chunk too: a server that floods the queue must not keep the reader
+            // past its deadline or a stop request.
+            if stop() { return .stopped }
+            if let deadline, MonotonicClock.now() >= deadline { return .deadline }
             let (next, call) = state.withLock { s -> (Next?, (@Sendable () -> Void)?) in
                 if s.first < s.chunks.count {
                     let chunk = s.chunks[s.first]
@@ -125,9 +129,7 @@ final class ResponseBodyQueue: Sendable {
             }
             call?()
             if let next { return next }
-            if stop() { return .stopped }
             let now = MonotonicClock.now()
-            if let deadline, now >= deadline { return .deadline }
             if now >= idleDeadline { return .idle }
             let wait = min(0.1, idleDeadline - now, (deadline ?? .infinity) - now)
             _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0.001, wait) * 1e9)))

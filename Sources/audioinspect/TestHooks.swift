@@ -11,6 +11,10 @@ enum TestHooks {
     /// CA or a self-signed one is still refused).
     static let extraTrustRootFile = Platform.environment("AUDIOINSPECT_TEST_CA_FILE")
 
+    /// `AUDIOINSPECT_TEST_IDLE_SECONDS=<s>`: the idle timeout of an HTTP body (default 30 s), so the
+    /// hostile-server tests see a stalled body fail in seconds.
+    static let idleSeconds = Platform.environment("AUDIOINSPECT_TEST_IDLE_SECONDS").flatMap { Double($0) }
+
     /// `AUDIOINSPECT_TEST_RECV_SEED=<n>`: the state of the xorshift generator behind `receiveSize`, or
     /// `nil` when the variable is not set.
     nonisolated(unsafe) private static var receiveState: UInt64? =
@@ -29,6 +33,7 @@ enum TestHooks {
     }
     #else
     static var extraTrustRootFile: String? { nil }
+    static var idleSeconds: Double? { nil }
 
     @inline(__always)
     static func receiveSize(_ capacity: Int) -> Int { capacity }
