@@ -31,11 +31,12 @@ enum URLInspection {
         if follow {
             return StreamFollower(input: input, json: json, packets: packets, requested: requested).run()
         }
-        var titles: [(metadata: ICYMetadata, audioOffset: Int64)] = []
+        // The text of each change (not the whole block: a block may hold hundreds of fields).
+        var titles: [(text: String, audioOffset: Int64)] = []
         var moreTitles = 0
         input.onTitle = { metadata, offset in
             if titles.count < keptTitleChanges {
-                titles.append((metadata, offset))
+                titles.append((metadata.streamTitle ?? metadata.description, offset))
             } else {
                 moreTitles += 1
             }
@@ -46,8 +47,7 @@ enum URLInspection {
         input.close()
         return report.print(json: json, packets: packets) { out in
             for title in titles {
-                let text = title.metadata.streamTitle ?? title.metadata.description
-                out.write("Stream title  \(TerminalText.sanitized(text))  (audio offset \(title.audioOffset))\n")
+                out.write("Stream title  \(TerminalText.sanitized(title.text))  (audio offset \(title.audioOffset))\n")
             }
             if moreTitles > 0 { out.write("Stream title  … and \(moreTitles) more changes\n") }
         }
