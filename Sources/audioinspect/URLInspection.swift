@@ -25,7 +25,8 @@ enum URLInspection {
         do {
             input = try HTTPInput(url: url, deadline: deadline, stop: { Platform.interruptRequested })
         } catch {
-            StandardOutput.writeErrorLine(InspectionReport.Failure(code: "io", offset: nil, message: error.message).line)
+            StandardOutput.writeErrorLine(
+                InspectionReport.Failure(code: "io", offset: nil, message: error.message).line)
             return Platform.interruptRequested ? InspectionReport.interruptedStatus : 1
         }
         if follow {
