@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
+        .executable(name: "audioinspect-http", targets: ["audioinspect-http"]),
     ],
     // Resolved from GitHub (offline machines mirror these repositories with git's url.insteadOf).
     dependencies: [
@@ -22,22 +23,31 @@ let package = Package(
         .target(name: "AudioStreamParsing"),
         // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
-        // The CLI. Its HTTP stack (AsyncHTTPClient on SwiftNIO, swift-nio-ssl) is its own: the library
-        // depends on nothing (docs/cli.md, "URLs and live streams").
+        // The CLI: no dependency but the library and the code it shares with its HTTP helper.
         .executableTarget(
             name: "audioinspect",
+            dependencies: ["AudioStreamParsing", "AudioInspectCommon"],
+            // The environment hooks the test scripts use exist only in debug builds (what `swift build` and
+            // `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
+            swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
+        ),
+        // The CLI's HTTP stack (AsyncHTTPClient on SwiftNIO and swift-nio-ssl), in its own executable that
+        // `audioinspect` starts for a URL, so that a local file loads none of it (docs/cli.md).
+        .executableTarget(
+            name: "audioinspect-http",
             dependencies: [
-                "AudioStreamParsing",
+                "AudioInspectCommon",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            // The environment hooks scripts/test-streaming.sh uses exist only in debug builds (what
-            // `swift build` and `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
             swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
         ),
+        // What both executables share: URL validation, the terminal sanitizer, the helper's output
+        // protocol, the clock. Pure Swift, no dependency.
+        .target(name: "AudioInspectCommon"),
         .testTarget(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
@@ -50,7 +60,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioInspectTests",
-            dependencies: ["audioinspect", "AudioStreamParsing", "AudioStreamTestSupport"]
+            dependencies: [
+                "audioinspect", "audioinspect-http", "AudioInspectCommon", "AudioStreamParsing",
+                "AudioStreamTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

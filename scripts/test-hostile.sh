@@ -36,10 +36,14 @@ if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then
 fi
 if [ -z "$inspect" ]; then
     swift build --product audioinspect >/dev/null
+    swift build --product audioinspect-http >/dev/null
     inspect="$(swift build --show-bin-path)/audioinspect"
 fi
-if ! grep -aq AUDIOINSPECT_TEST_CA_FILE "$inspect"; then
-    echo "test-hostile.sh: $inspect has no test hooks (a release build?): use a debug build (swift build)" >&2
+# The HTTP stack is the audioinspect-http helper next to audioinspect; the hooks the cases use are in both.
+if ! grep -aq AUDIOINSPECT_TEST_RECV_SEED "$inspect" \
+    || ! grep -aq AUDIOINSPECT_TEST_CA_FILE "$(dirname "$inspect")/audioinspect-http"; then
+    echo "test-hostile.sh: $inspect or its audioinspect-http has no test hooks (a release build?): use a debug" \
+        "build (swift build)" >&2
     exit 1
 fi
 exec python3 scripts/test_hostile.py --binary "$inspect" "$@"

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// `audioinspect`: parses an audio file or standard input incrementally and prints what the stream

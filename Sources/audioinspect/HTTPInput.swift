@@ -1,26 +1,26 @@
+import AudioInspectCommon
 import AudioStreamParsing
-import NIOCore
-import NIOHTTP1
 
-/// An HTTP(S) response body as a blocking `ByteSource` for the inspector, fetched by `HTTPFetch` (one
-/// stack for both schemes: AsyncHTTPClient, plus the ICY status-line layer; docs/cli.md).
+/// An HTTP(S) response body as a blocking `ByteSource` for the inspector, fetched by the HTTP stack in
+/// the `audioinspect-http` helper (`HTTPHelper`; one stack for both schemes: AsyncHTTPClient plus the
+/// ICY status-line layer, docs/cli.md) and read from its output.
 ///
 /// The request sends `Icy-MetaData: 1`; when the server answers with `icy-metaint`, the ICY metadata
 /// blocks are removed with `ICYMetadataDemuxer` before the parser sees the bytes. Titles are events, not
 /// a list: `onTitle` is called for each block that differs from the one before (a repeated block is no
 /// change), with the audio offset where it takes effect, and nothing is kept here.
 ///
-/// Memory: the body queue (`ResponseBodyQueue`, 1 MiB) plus one network buffer; a server that sends
-/// nothing for `HTTPTimeouts.idle` seconds fails the read.
+/// Memory: one pipe read (64 KiB) here; the helper holds at most its 1 MiB queue and reads the
+/// connection no further ahead (a server that sends nothing for 30 s fails the transfer there).
 final class HTTPInput: ByteSource {
     /// The URL as given.
     let url: WebURL
     /// The final response's status, headers and URL.
-    let head: ResponseHead
+    let head: HelperProtocol.Head
     /// The `icy-metaint` interval, when the server sent one.
     let metaInterval: Int?
     /// The response headers.
-    var headers: [(String, String)] { head.headers }
+    var headers: [(String, String)] { head.headers.map { ($0.name, $0.value) } }
     /// Called for every ICY metadata change, with the audio offset where it takes effect.
     var onTitle: (ICYMetadata, Int64) -> Void = { _, _ in }
     /// Body bytes received (metadata included).
@@ -32,92 +32,75 @@ final class HTTPInput: ByteSource {
     /// Checked at least every 100 ms while waiting; when it returns true, `read` returns 0.
     var stop: () -> Bool = { false }
 
-    private let fetch: HTTPFetch
-    private let body: ResponseBodyQueue
-    private let timeouts: HTTPTimeouts
+    private let helper: HTTPHelper
     private var demuxer: ICYMetadataDemuxer?
     private var lastTitle: ICYMetadata?
-    private var pending: ByteBuffer?
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
 
     /// Sends the request and waits for the response head (following redirects).
     ///
     /// - Parameters:
-    ///   - deadline: the `--max-seconds` deadline, which also bounds the connect and head timeouts.
+    ///   - maxSeconds: `--max-seconds`, which also bounds the connect and head timeouts.
+    ///   - deadline: the same as a `MonotonicClock` time.
     ///   - stop: checked while waiting (^C).
     /// - Throws: `InputError` when the request fails or the final status is not 2xx.
-    init(url: WebURL, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Double?, stop: @escaping () -> Bool)
-        throws(InputError)
-    {
+    init(url: WebURL, maxSeconds: Double?, deadline: Double?, stop: @escaping () -> Bool) throws(InputError) {
         self.url = url
-        self.timeouts = timeouts
         self.deadline = deadline
         self.stop = stop
-        (fetch, head, body) = try HTTPFetch.open(url, timeouts: timeouts, deadline: deadline, stop: stop)
-        metaInterval = ICYHeaders.metaInterval(in: head.headers)
+        do {
+            (helper, head) = try HTTPHelper.start(
+                url, headers: [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)],
+                maxSeconds: maxSeconds, deadline: deadline, stop: stop)
+        } catch {
+            throw InputError(message: "cannot get '\(url.absoluteString)': \(error.reason)", offset: nil)
+        }
+        metaInterval = ICYHeaders.metaInterval(in: head.headers.map { ($0.name, $0.value) })
         demuxer = metaInterval.map { ICYMetadataDemuxer(metaInterval: $0) }
     }
 
     deinit { close() }
 
     /// Ends the transfer.
-    func close() {
-        body.close()
-        fetch.close()
-    }
+    func close() { helper.close() }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
-            if var chunk = pending, chunk.readableBytes > 0 {
-                let n = min(buffer.count, chunk.readableBytes, TestHooks.receiveSize(buffer.count))
-                chunk.withUnsafeReadableBytes { raw in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[0..<n]))
+            if pendingStart < pending.count {
+                let n = min(buffer.count, pending.count - pendingStart, TestHooks.receiveSize(buffer.count))
+                pending.withUnsafeBytes { raw in
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pendingStart..<(pendingStart + n)]))
                 }
-                chunk.moveReaderIndex(forwardBy: n)
-                pending = chunk
+                pendingStart += n
                 bytesRead += Int64(n)
                 return n
             }
-            pending = nil
-            switch body.next(until: deadline, idleSeconds: timeouts.idle, stop: stop) {
+            pending.removeAll(keepingCapacity: true)
+            pendingStart = 0
+            switch helper.next(until: deadline, stop: stop) {
             case .data(let chunk):
-                bodyBytes += Int64(chunk.readableBytes)
-                pending = demux(chunk)
-            case .end, .deadline, .stopped:
+                bodyBytes += Int64(chunk.count)
+                demux(chunk)
+            case .end, .stopped:
                 return 0
-            case .idle:
-                throw InputError(
-                    message: "cannot read '\(url.absoluteString)': no data from the server for "
-                        + "\(InspectionReport.number(timeouts.idle)) s",
-                    offset: bytesRead)
-            case .failed(let error):
-                let reason =
-                    (error as? HTTPParserError).map(HTTPFetch.describe)
-                    ?? HTTPFetch.describe(error, url: url, deadline: deadline)
+            case .failed(let reason):
                 throw InputError(message: "cannot read '\(url.absoluteString)': \(reason)", offset: bytesRead)
             }
         }
     }
 
-    /// The audio bytes of `chunk` (all of it without ICY metadata); reports title changes.
-    private func demux(_ chunk: ByteBuffer) -> ByteBuffer {
-        guard var demuxer else { return chunk }
-        let segments = demuxer.demux(chunk.readableBytesView)
-        self.demuxer = demuxer
-        var audio: ByteBuffer?
-        for segment in segments {
+    /// Moves the audio bytes of `chunk` (all of it without ICY metadata) to `pending`; reports title
+    /// changes.
+    private func demux(_ chunk: [UInt8]) {
+        guard var demuxer else {
+            pending = chunk
+            return
+        }
+        for segment in demuxer.demux(chunk) {
             switch segment {
             case .audio(let range):
-                guard let slice = chunk.getSlice(at: chunk.readerIndex + range.lowerBound, length: range.count) else {
-                    continue
-                }
-                if audio == nil && range.count == chunk.readableBytes {
-                    audio = slice
-                } else {
-                    var joined = audio ?? ByteBufferAllocator().buffer(capacity: chunk.readableBytes)
-                    var part = slice
-                    joined.writeBuffer(&part)
-                    audio = joined
-                }
+                pending.append(contentsOf: chunk[range])
             case .metadata(let metadata, let offset):
                 if metadata != lastTitle {
                     lastTitle = metadata
@@ -125,6 +108,6 @@ final class HTTPInput: ByteSource {
                 }
             }
         }
-        return audio ?? ByteBuffer()
+        self.demuxer = demuxer
     }
 }

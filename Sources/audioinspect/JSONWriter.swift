@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// A JSON value whose object members keep the order they were given in (so documents are

@@ -12,11 +12,13 @@ import Darwin
 /// library (Glibc, Musl or Darwin). Each wrapper is thin (the POSIX call, its retry on `EINTR` where the
 /// callers always retried, and the differences between the C libraries); the callers keep their logic.
 ///
-/// (Networking is not here: SwiftNIO does it, under AsyncHTTPClient; see `HTTPFetch`.)
+/// (Networking is not here: the `audioinspect-http` helper does it, with AsyncHTTPClient; see `HTTPInput`.)
 ///
 /// Differences handled here: `MAP_FAILED` is compared as the address -1; `siginfo_t`'s fault address is
 /// `_sifields._sigfault.si_addr` on Glibc and `si_addr` elsewhere; the handler member of `sigaction` is a
-/// union on Glibc and Musl. Only the Glibc branch is compiled in CI (Linux); the others are written to
+/// union on Glibc and Musl; no `/proc/self/exe` on Darwin (`_NSGetExecutablePath`);
+/// `posix_spawn_file_actions_t` and `posix_spawnattr_t` are opaque pointers on Darwin and structs on
+/// Linux; `environ` is `_NSGetEnviron()` on Darwin. Only the Glibc branch is compiled in CI (Linux); the others are written to
 /// the same headers.
 enum Platform {
     // MARK: Errors
@@ -121,13 +123,109 @@ enum Platform {
         _ = munmap(mapping, count)
     }
 
-    // MARK: Clock
+    /// True when `path` names a file this process may execute (`access(path, X_OK)`).
+    static func isExecutable(_ path: String) -> Bool {
+        access(path, X_OK) == 0
+    }
 
-    /// Seconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`), from an arbitrary origin.
-    static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    /// The path of the running executable (`/proc/self/exe` on Linux, `_NSGetExecutablePath` on Darwin).
+    static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        #if canImport(Darwin)
+        var size = UInt32(buffer.count)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        let n = buffer.firstIndex(of: 0) ?? buffer.count
+        #else
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        #endif
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Pipes
+
+    /// Waits at most `milliseconds` for `fd` to be readable (`poll` for `POLLIN`): positive when it is
+    /// (or has hung up), 0 on timeout, negative on an error (`lastError`; may be `EINTR`).
+    static func pollReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, milliseconds)
+    }
+
+    // MARK: Child processes
+
+    /// A started child process and the read ends of the pipes on its standard output and error.
+    struct Child {
+        var pid: Int32
+        var output: Int32
+        var errors: Int32
+    }
+
+    /// Starts `path` with `arguments` (`arguments[0]` is its name) and this process's environment,
+    /// standard input from `/dev/null`, standard output and error on pipes, in a process group of its
+    /// own so that ^C at the terminal reaches only this process, which decides (`posix_spawn`); `nil`
+    /// when it cannot be started.
+    static func spawn(_ path: String, arguments: [String]) -> Child? {
+        var out: [Int32] = [-1, -1]
+        var err: [Int32] = [-1, -1]
+        guard pipe(&out) == 0 else { return nil }
+        guard pipe(&err) == 0 else {
+            close(out[0])
+            close(out[1])
+            return nil
+        }
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
+        var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        #else
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        for fd in [out[0], out[1], err[0], err[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        defer { for p in argv { free(p) } }
+        #if canImport(Darwin)
+        let environment = _NSGetEnviron().pointee
+        #else
+        let environment = environ
+        #endif
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
+        close(out[1])
+        close(err[1])
+        guard result == 0 else {
+            close(out[0])
+            close(err[0])
+            return nil
+        }
+        return Child(pid: pid, output: out[0], errors: err[0])
+    }
+
+    /// Asks `pid` to terminate (`SIGTERM`).
+    static func terminate(_ pid: Int32) {
+        _ = kill(pid, SIGTERM)
+    }
+
+    /// Waits for `pid` to exit (`waitpid`, retried on `EINTR`): its wait status, or `nil` when it
+    /// cannot be waited for.
+    static func waitForExit(_ pid: Int32) -> Int32? {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { return nil }
+        }
+        return status
     }
 
     // MARK: Command line

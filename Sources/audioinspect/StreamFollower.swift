@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// `audioinspect URL --follow`: parses an HTTP stream as it arrives and prints what happens (the

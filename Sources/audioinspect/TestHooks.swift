@@ -1,4 +1,5 @@
-/// Behaviour that only the test scripts switch on, from the environment (docs/cli.md, "Test hooks").
+/// Behaviour that only the test scripts switch on, from the environment (docs/cli.md, "Test hooks"; the
+/// hooks of the HTTP stack are `audioinspect-http`'s).
 ///
 /// The hooks are compiled only when `AUDIOINSPECT_TEST_HOOKS` is defined, which Package.swift does for
 /// debug builds (`swift build`, `swift test`, what `scripts/test.sh` runs). A release build
@@ -6,15 +7,6 @@
 /// branch: it reads none of these variables.
 enum TestHooks {
     #if AUDIOINSPECT_TEST_HOOKS
-    /// `AUDIOINSPECT_TEST_CA_FILE=<PEM file>`: a certificate trusted as a root besides the system's, so
-    /// the loopback tests can serve `https://` with a test CA (and check that a certificate from another
-    /// CA or a self-signed one is still refused).
-    static let extraTrustRootFile = Platform.environment("AUDIOINSPECT_TEST_CA_FILE")
-
-    /// `AUDIOINSPECT_TEST_IDLE_SECONDS=<s>`: the idle timeout of an HTTP body (default 30 s), so the
-    /// hostile-server tests see a stalled body fail in seconds.
-    static let idleSeconds = Platform.environment("AUDIOINSPECT_TEST_IDLE_SECONDS").flatMap { Double($0) }
-
     /// `AUDIOINSPECT_TEST_RECV_SEED=<n>`: the state of the xorshift generator behind `receiveSize`, or
     /// `nil` when the variable is not set.
     nonisolated(unsafe) private static var receiveState: UInt64? =
@@ -32,8 +24,6 @@ enum TestHooks {
         return min(capacity, 1 + Int(x % 8192))
     }
     #else
-    static var extraTrustRootFile: String? { nil }
-    static var idleSeconds: Double? { nil }
 
     @inline(__always)
     static func receiveSize(_ capacity: Int) -> Int { capacity }

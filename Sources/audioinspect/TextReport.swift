@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// The human-readable summary printed by `audioinspect FILE`.

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// `audioinspect http://…`: fetches the URL with `HTTPInput` and either inspects the body like a file
@@ -23,7 +24,8 @@ enum URLInspection {
         let deadline = maxSeconds.map { requested + $0 }
         let input: HTTPInput
         do {
-            input = try HTTPInput(url: url, deadline: deadline, stop: { Platform.interruptRequested })
+            input = try HTTPInput(
+                url: url, maxSeconds: maxSeconds, deadline: deadline, stop: { Platform.interruptRequested })
         } catch {
             StandardOutput.writeErrorLine(
                 InspectionReport.Failure(code: "io", offset: nil, message: error.message).line)

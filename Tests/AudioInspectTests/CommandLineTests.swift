@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AudioInspectCommon
 @testable import audioinspect
 
 /// The hand-written command line (`CommandLineOptions`) and URL parser (`WebURL`) of `audioinspect`.

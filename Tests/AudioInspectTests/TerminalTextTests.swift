@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AudioInspectCommon
 @testable import audioinspect
 
 /// The one terminal sanitizer (`TerminalText`) and the JSON escaping of controls (issue 21, defect 5).

@@ -1,11 +1,16 @@
 import AsyncHTTPClient
-import AudioStreamParsing
+import AudioInspectCommon
 import Dispatch
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import Synchronization
+
+/// Why no usable response arrived (the reason, for one line on standard error).
+struct FetchError: Error {
+    var reason: String
+}
 
 /// The response head `audioinspect` acts on, after redirects.
 struct ResponseHead: Sendable {
@@ -29,6 +34,11 @@ struct HTTPTimeouts: Sendable {
     var idle: Double = TestHooks.idleSeconds ?? 30
     /// Redirects followed at most.
     var maxRedirects = 5
+
+    /// `30`, `2.5`: seconds as written in messages.
+    static func text(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : "\(seconds)"
+    }
 }
 
 /// One HTTP stack for `http://` and `https://`: AsyncHTTPClient (SwiftNIO's HTTP/1 parser, llhttp, and
@@ -46,25 +56,27 @@ struct HTTPTimeouts: Sendable {
 /// The body is handed to the blocking reader through a `ResponseBodyQueue` (bounded: the connection is
 /// read no further ahead than its capacity).
 final class HTTPFetch: Sendable {
-    /// The request header fields sent besides `Host` (which the client adds). `Connection: close`: one
-    /// request per connection (a redirect opens a new one), so a server that closes an idle keep-alive
-    /// connection cannot fail the next request.
+    /// The request header fields sent besides `Host` (which the client adds) and the caller's.
+    /// `Connection: close`: one request per connection (a redirect opens a new one), so a server that
+    /// closes an idle keep-alive connection cannot fail the next request.
     static let requestHeaders = [
-        ("User-Agent", "audioinspect"), ("Accept", "*/*"), ("Accept-Encoding", "identity"),
-        (ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue), ("Connection", "close"),
+        ("User-Agent", "audioinspect"), ("Accept", "*/*"), ("Accept-Encoding", "identity"), ("Connection", "close"),
     ]
 
     private let client: HTTPClient
     private let timeouts: HTTPTimeouts
+    /// `requestHeaders` and the caller's (`Icy-MetaData: 1`).
+    private let headers: [(String, String)]
     /// The `--max-seconds` deadline (`MonotonicClock` seconds), if any.
     private let deadline: Double?
-    private let outcome = Mutex<Result<(ResponseHead, ResponseBodyQueue), InputError>?>(nil)
+    private let outcome = Mutex<Result<(ResponseHead, ResponseBodyQueue), FetchError>?>(nil)
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    private init(timeouts: HTTPTimeouts, deadline: Double?) {
+    private init(timeouts: HTTPTimeouts, deadline: Double?, headers: [(String, String)]) {
         self.timeouts = timeouts
         self.deadline = deadline
+        self.headers = Self.requestHeaders + headers
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: Self.tlsConfiguration(), redirectConfiguration: .disallow,
             decompression: .disabled)
@@ -83,14 +95,16 @@ final class HTTPFetch: Sendable {
     /// Sends `GET url` (following redirects) and waits for the final response head.
     ///
     /// - Parameters:
+    ///   - headers: header fields to send besides `requestHeaders`.
     ///   - deadline: the `--max-seconds` deadline (`MonotonicClock` seconds), if any.
     ///   - stop: checked every 100 ms while waiting (^C).
     /// - Returns: the head and the body; `close()` the fetch when done.
-    /// - Throws: `InputError` (offset `nil`) when no 2xx response arrives, with the reason.
+    /// - Throws: `FetchError` when no 2xx response arrives, with the reason.
     static func open(
-        _ url: WebURL, timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Double?, stop: () -> Bool
-    ) throws(InputError) -> (fetch: HTTPFetch, head: ResponseHead, body: ResponseBodyQueue) {
-        let fetch = HTTPFetch(timeouts: timeouts, deadline: deadline)
+        _ url: WebURL, headers: [(String, String)], timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Double?,
+        stop: () -> Bool
+    ) throws(FetchError) -> (fetch: HTTPFetch, head: ResponseHead, body: ResponseBodyQueue) {
+        let fetch = HTTPFetch(timeouts: timeouts, deadline: deadline, headers: headers)
         let task = Task { await fetch.run(url) }
         fetch.task.withLock { $0 = task }
         while true {
@@ -104,7 +118,7 @@ final class HTTPFetch: Sendable {
             }
             if stop() {
                 fetch.close()
-                throw InputError(message: "cannot get '\(url.absoluteString)': interrupted", offset: nil)
+                throw FetchError(reason: "interrupted")
             }
             _ = fetch.wake.wait(timeout: .now() + .milliseconds(100))
         }
@@ -118,7 +132,7 @@ final class HTTPFetch: Sendable {
 
     // MARK: The request loop (an async task)
 
-    private func deliver(_ result: Result<(ResponseHead, ResponseBodyQueue), InputError>) {
+    private func deliver(_ result: Result<(ResponseHead, ResponseBodyQueue), FetchError>) {
         outcome.withLock { if $0 == nil { $0 = result } }
         wake.signal()
     }
@@ -126,9 +140,7 @@ final class HTTPFetch: Sendable {
     private func run(_ first: WebURL) async {
         var url = first
         var redirects = 0
-        let fail = { (message: String) in
-            InputError(message: "cannot get '\(first.absoluteString)': \(message)", offset: nil)
-        }
+        let fail = { (reason: String) in FetchError(reason: reason) }
         do {
             while true {
                 let response = try await request(url)
@@ -172,7 +184,7 @@ final class HTTPFetch: Sendable {
                 }
                 return
             }
-        } catch let error as InputError {
+        } catch let error as FetchError {
             deliver(.failure(error))
         } catch {
             deliver(.failure(fail(Self.describe(error, url: url, deadline: deadline))))
@@ -184,7 +196,7 @@ final class HTTPFetch: Sendable {
     private func request(_ url: WebURL) async throws -> HopResponse {
         let hopSeconds = Self.bounded(timeouts.head, by: deadline)
         var request = HTTPClientRequest(url: url.requestString)
-        for (name, value) in Self.requestHeaders { request.headers.add(name: name, value: value) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         do {
             let response = try await client.execute(request, deadline: .now() + Self.amount(hopSeconds))
             let headers = response.headers.map { ($0.name, $0.value) }
@@ -192,7 +204,7 @@ final class HTTPFetch: Sendable {
         } catch let error as HTTPParserError where error == .invalidConstant && url.scheme == "http" {
             let remaining = Self.bounded(timeouts.head, by: deadline)
             let (head, body, channel) = try await ICYStatusLine.request(
-                url, headers: Self.requestHeaders, group: client.eventLoopGroup,
+                url, headers: headers, group: client.eventLoopGroup,
                 connectTimeout: Self.amount(min(Self.connectSeconds(timeouts.connect, by: deadline), remaining)),
                 deadline: .now() + Self.amount(remaining))
             return HopResponse(
@@ -279,19 +291,37 @@ final class HTTPFetch: Sendable {
         }
         if let error = error as? HTTPParserError { return describe(error) }
         if let error = error as? NIOConnectionError {
-            if error.connectionErrors.isEmpty { return "cannot resolve host \(url.host)" }
-            return "cannot connect to \(url.hostHeader): \(error.connectionErrors.last.map { "\($0.error)" } ?? "")"
+            guard let last = error.connectionErrors.last?.error else { return "cannot resolve host \(url.host)" }
+            return "cannot connect to \(url.hostHeader): \((last as? IOError).map(describe) ?? "\(last)")"
         }
+        if let error = error as? IOError { return "\(url.hostHeader): \(describe(error))" }
         if let error = error as? NIOSSLError {
             switch error {
-            case .handshakeFailed(let reason): return "TLS handshake failed: \(reason)"
+            case .handshakeFailed(let reason):
+                // BoringSSL's reason code, e.g. `CERTIFICATE_VERIFY_FAILED` (self-signed, an untrusted CA,
+                // expired), without the source location that follows it.
+                let text = "\(reason)"
+                guard let marker = text.firstRange(of: "OPENSSL_internal:") else {
+                    return "TLS handshake failed: \(text)"
+                }
+                let code = String(text[marker.upperBound...].prefix { $0.isUppercase || $0.isNumber || $0 == "_" })
+                let hint =
+                    code == "CERTIFICATE_VERIFY_FAILED"
+                    ? " (the server's certificate is not trusted: self-signed, from an unknown CA, or expired)" : ""
+                return "TLS handshake failed: \(code)\(hint)"
             default: return "TLS error: \(error)"
             }
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "TLS: the server's certificate is not valid for \(url.host)"
         }
         if let error = error as? NIOSSLExtraError { return "TLS error: \(error)" }
         if error is CancellationError { return "cancelled" }
         return "\(error)"
     }
+
+    /// `strerror` of a socket error ("Connection refused").
+    static func describe(_ error: IOError) -> String { HelperIO.describe(error.errnoCode) }
 
     /// The parser's reason, or what a cut body means.
     static func describe(_ error: HTTPParserError) -> String {

@@ -16,9 +16,9 @@
 /// | bidi controls U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069; U+2028, U+2029 | `\u{202E}` … |
 ///
 /// Everything else (printable ASCII, other Unicode text) is written as it is.
-enum TerminalText {
+package enum TerminalText {
     /// `text` with every control character escaped visibly (table above), on one line.
-    static func sanitized(_ text: String) -> String {
+    package static func sanitized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -44,7 +44,7 @@ enum TerminalText {
     }
 
     /// True for the characters `sanitized` escapes.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    package static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let v = scalar.value
         if v < 0x20 || (0x7F...0x9F).contains(v) { return true }
         return isBidiOrLineControl(v)
@@ -52,7 +52,7 @@ enum TerminalText {
 
     /// The bidirectional formatting characters (Unicode UAX #9: ALM, LRM, RLM, LRE, RLE, PDF, LRO, RLO,
     /// LRI, RLI, FSI, PDI) and the line and paragraph separators (U+2028, U+2029).
-    static func isBidiOrLineControl(_ v: UInt32) -> Bool {
+    package static func isBidiOrLineControl(_ v: UInt32) -> Bool {
         v == 0x061C || v == 0x200E || v == 0x200F || (0x2028...0x202E).contains(v) || (0x2066...0x2069).contains(v)
     }
 
@@ -60,7 +60,7 @@ enum TerminalText {
     /// decoded, every byte of an invalid one written as `\xNN`, so that the name stays recognisable (a
     /// Latin-1 `café.wav` shows as `caf\xE9.wav`). The result may still hold controls: print it through
     /// `sanitized`.
-    static func decodingInvalidBytes(_ bytes: [UInt8]) -> String {
+    package static func decodingInvalidBytes(_ bytes: [UInt8]) -> String {
         if let valid = String(validating: bytes, as: UTF8.self) { return valid }
         var out = String.UnicodeScalarView()
         var i = 0

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import Dispatch
 import NIOCore
 import Synchronization

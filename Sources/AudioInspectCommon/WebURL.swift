@@ -1,30 +1,30 @@
 /// An `http://` or `https://` URL, parsed without Foundation: `scheme://host[:port][/path][?query]`
 /// (RFC 3986 §3; user info and fragments are not used by `audioinspect`: a fragment is dropped).
-struct WebURL: Equatable, CustomStringConvertible {
+package struct WebURL: Equatable, Sendable, CustomStringConvertible {
     /// The URL as given (or as resolved from a redirect).
-    let absoluteString: String
+    package let absoluteString: String
     /// `http` or `https`, lowercased.
-    let scheme: String
+    package let scheme: String
     /// The host name or address (IPv6 literals without their brackets).
-    let host: String
+    package let host: String
     /// The port when the URL names one.
-    let port: Int?
+    package let port: Int?
     /// The path, `/` when empty.
-    let path: String
+    package let path: String
     /// The query without its `?`.
-    let query: String?
+    package let query: String?
 
-    var description: String { absoluteString }
+    package var description: String { absoluteString }
     /// The path and query, as sent in a request line.
-    var pathAndQuery: String { query.map { path + "?" + $0 } ?? path }
+    package var pathAndQuery: String { query.map { path + "?" + $0 } ?? path }
     /// `host[:port]` for the `Host` header.
-    var hostHeader: String {
+    package var hostHeader: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return port.map { "\(name):\($0)" } ?? name
     }
 
     /// Parses `text`; nil unless it is an absolute http(s) URL with a host (see `problem(with:)`).
-    init?(string text: String) {
+    package init?(string text: String) {
         guard Self.problem(with: text) == nil, let url = Self.parse(text) else { return nil }
         self = url
     }
@@ -34,7 +34,7 @@ struct WebURL: Equatable, CustomStringConvertible {
     /// character could end the request line or start a header in the request), name the `http` or
     /// `https` scheme, and have a valid host (a name of letters, digits, `-`, `.`, `_`, `~`, or an IP
     /// literal) and port (0–65535).
-    static func problem(with text: String) -> String? {
+    package static func problem(with text: String) -> String? {
         if text.isEmpty { return "is empty" }
         if text.utf8.contains(where: { $0 < 0x21 || $0 > 0x7E }) {
             return "contains a space, a control character or a non-ASCII character"
@@ -51,7 +51,7 @@ struct WebURL: Equatable, CustomStringConvertible {
 
     /// The scheme of an absolute URI reference (`scheme ":"`, RFC 3986 §3.1), lowercased, or `nil`
     /// when `text` does not start with one (a relative reference).
-    static func schemeName(of text: String) -> String? {
+    package static func schemeName(of text: String) -> String? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let name = text[..<colon]
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
@@ -128,13 +128,13 @@ struct WebURL: Equatable, CustomStringConvertible {
 
     /// The URL sent to the HTTP client: `scheme://host[:port]/path[?query]`, without user information
     /// (never sent) or fragment.
-    var requestString: String { scheme + "://" + hostHeader + pathAndQuery }
+    package var requestString: String { scheme + "://" + hostHeader + pathAndQuery }
 
     /// The target of a redirect's `Location` (RFC 9110 §10.2.2, RFC 3986 §5.2): an absolute URL, a
     /// network-path reference (`//host/…`), an absolute path, or a path relative to this URL's directory.
     /// Fails with the reason when the target is not one `audioinspect` follows (`problem(with:)`: another
     /// scheme such as `file:` or `ftp:`, a space or a control character, a bad host).
-    func resolving(_ location: String) -> Result<WebURL, RedirectRefused> {
+    package func resolving(_ location: String) -> Result<WebURL, RedirectRefused> {
         if location.utf8.contains(where: { $0 < 0x21 || $0 > 0x7E }) || location.isEmpty {
             return .failure(RedirectRefused(reason: Self.problem(with: location) ?? "is not a URL"))
         }
@@ -156,14 +156,14 @@ struct WebURL: Equatable, CustomStringConvertible {
 }
 
 /// Why a redirect target is not followed (`WebURL.resolving`).
-struct RedirectRefused: Error, Equatable {
+package struct RedirectRefused: Error, Equatable {
     /// E.g. "uses the scheme 'file' (only http and https are fetched)".
-    var reason: String
+    package var reason: String
 }
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import AudioInspectCommon
 import NIOCore
 import NIOHTTP1
 import NIOPosix
