@@ -13,8 +13,9 @@ struct AudioInspect {
         // The arguments as the bytes the shell passed (`CommandLine.arguments` replaces bytes that are not
         // UTF-8 with U+FFFD, so a Latin-1 file name could not be opened): options are read from their
         // text, the file is opened by its bytes.
-        let raw = Platform.rawArguments().dropFirst().map { Array($0) }
-        switch CommandLineOptions.parse(raw.map { String(decoding: $0, as: UTF8.self) }, raw: raw) {
+        // (No closure here: one formed in this main-actor function would check its executor at run time,
+        // which pulls in Swift Concurrency's code for nothing; docs/performance.md.)
+        switch CommandLineOptions.parse(rawArguments: Array(Platform.rawArguments().dropFirst())) {
         case .help:
             var out = StandardOutput()
             out.write(CommandLineOptions.help)
@@ -106,6 +107,12 @@ struct CommandLineOptions: Equatable {
           -h, --help              Show help information.
 
         """
+
+    /// Reads the arguments (without the program name) as the bytes the shell passed: options from their
+    /// text, the file also as its bytes (`rawFile`).
+    static func parse(rawArguments raw: [[UInt8]]) -> Outcome {
+        parse(raw.map { String(decoding: $0, as: UTF8.self) }, raw: raw)
+    }
 
     /// Reads the arguments (without the program name). Options may come before or after the file, as
     /// `--name value` or `--name=value`; `--` ends the options. `raw`, when given, holds the same
