@@ -34,16 +34,5 @@ if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then
     inspect=$1
     shift
 fi
-if [ -z "$inspect" ]; then
-    swift build --product audioinspect >/dev/null
-    swift build --product audioinspect-http >/dev/null
-    inspect="$(swift build --show-bin-path)/audioinspect"
-fi
-# The HTTP stack is the audioinspect-http helper next to audioinspect; the hooks the cases use are in both.
-if ! grep -aq AUDIOINSPECT_TEST_RECV_SEED "$inspect" \
-    || ! grep -aq AUDIOINSPECT_TEST_CA_FILE "$(dirname "$inspect")/audioinspect-http"; then
-    echo "test-hostile.sh: $inspect or its audioinspect-http has no test hooks (a release build?): use a debug" \
-        "build (swift build)" >&2
-    exit 1
-fi
+inspect=$(scripts/debug-audioinspect.sh "$inspect")
 exec python3 scripts/test_hostile.py --binary "$inspect" "$@"

@@ -51,20 +51,9 @@ if ! scripts/install-streaming-tools.sh; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-inspect=${1:-}
-if [ -z "$inspect" ]; then
-    swift build --product audioinspect >/dev/null
-    swift build --product audioinspect-http >/dev/null
-    inspect="$(swift build --show-bin-path)/audioinspect"
-fi
 # Part 3 drives the test hooks of audioinspect (AUDIOINSPECT_TEST_RECV_SEED) and of its HTTP stack,
-# audioinspect-http (AUDIOINSPECT_TEST_CA_FILE), which only debug builds have (the TestHooks.swift of
-# each): a release build would silently ignore them and test less.
-if ! grep -aq AUDIOINSPECT_TEST_RECV_SEED "$inspect" \
-    || ! grep -aq AUDIOINSPECT_TEST_CA_FILE "$(dirname "$inspect")/audioinspect-http"; then
-    echo "test-streaming.sh: $inspect has no test hooks (a release build?): use a debug build (swift build)" >&2
-    exit 1
-fi
+# audioinspect-http (AUDIOINSPECT_TEST_CA_FILE), which only debug builds have.
+inspect=$(scripts/debug-audioinspect.sh "${1:-}")
 
 work=$(mktemp -d)
 pids=()

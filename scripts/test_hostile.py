@@ -532,30 +532,22 @@ def well_formed_requests(server):
         check(b"X-Injected" not in head and b"POST" not in head, f"injected request: {head!r}")
 
 
-@case("redirect-bare-lf-in-location", "4")
-def _(ctx):
-    s = redirect_server(b"/next\nX-Injected: yes\n\nPOST /admin/delete HTTP/1.1")
-    r = with_server(s, lambda s: run(ctx.binary, [s.url + "/a.mp3"], 15))
-    expect(r, 1, 10, stderr=r"^audioinspect: error io: cannot get ")
-    well_formed_requests(s)
-
-
-@case("redirect-space-in-location", "4")
-def _(ctx):
-    s = redirect_server(b"/next HTTP/1.0")
-    r = with_server(s, lambda s: run(ctx.binary, [s.url + "/a.mp3"], 15))
-    expect(r, 1, 10, stderr=r"redirect to '/next HTTP/1\.0' refused: the target contains a space")
-    well_formed_requests(s)
-    check(len(s.requests) == 1, f"{len(s.requests)} requests: the refused target was requested")
-
-
-@case("redirect-control-character-in-location", "4")
-def _(ctx):
-    s = redirect_server(b"/x\x1b]0;pwned\x07")
-    r = with_server(s, lambda s: run(ctx.binary, [s.url + "/a.mp3"], 15))
-    # Refused by the response parser (a control character in a header value) or by the redirect check.
-    expect(r, 1, 10, stderr=r"^audioinspect: error io: cannot get ")
-    well_formed_requests(s)
+# Each target must be refused before a request is sent for it (by the response parser, which refuses a
+# control character in a header value, or by the redirect check), and every request the server gets must
+# be one well-formed GET line: (name, Location, the error line's pattern).
+for _name, _location, _stderr in (
+        ("redirect-bare-lf-in-location", b"/next\nX-Injected: yes\n\nPOST /admin/delete HTTP/1.1",
+         r"^audioinspect: error io: cannot get "),
+        ("redirect-space-in-location", b"/next HTTP/1.0",
+         r"redirect to '/next HTTP/1\.0' refused: the target contains a space"),
+        ("redirect-control-character-in-location", b"/x\x1b]0;pwned\x07", r"^audioinspect: error io: cannot get ")):
+    def _redirect_case(ctx, location=_location, stderr=_stderr):
+        s = redirect_server(location)
+        r = with_server(s, lambda s: run(ctx.binary, [s.url + "/a.mp3"], 15))
+        expect(r, 1, 10, stderr=stderr)
+        well_formed_requests(s)
+        check(len(s.requests) == 1, f"{len(s.requests)} requests: the refused target was requested")
+    case(_name, "4")(_redirect_case)
 
 
 @case("redirect-loop", "ok")
