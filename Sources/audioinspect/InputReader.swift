@@ -78,6 +78,8 @@ final class FileInput: ByteSource {
     private let descriptor: Int32
     private let ownsDescriptor: Bool
     private var bytesRead: Int64 = 0
+    /// The end offset of the last window `mapNext` lent.
+    private var lentEnd: Int64 = 0
     /// The size of a regular file when it was opened; `nil` for pipes and terminals.
     let byteCount: Int64?
 
@@ -149,17 +151,18 @@ final class FileInput: ByteSource {
         }
         Platform.guardMapping(mapped, count: delta + count)
         bytesRead += Int64(count)
+        lentEnd = offset + Int64(count)
         return MappedBytes(
             bytes: UnsafeRawBufferPointer(start: mapped + delta, count: count), mapping: mapped,
             mappingLength: delta + count)
     }
 
-    /// Throws `shrankError` when a mapped page was lost (`SIGBUS` caught) or the file is now shorter than
-    /// the bytes read so far.
+    /// Throws `shrankError` when a mapped page was lost (`SIGBUS` caught) or the file now ends before the
+    /// end of the last window lent.
     func checkIntact() throws(InputError) {
         guard let size = byteCount else { return }
-        if Platform.takeMappedReadFault() || (Platform.regularFileSize(descriptor) ?? size) < bytesRead {
-            throw shrankError(at: bytesRead)
+        if Platform.takeMappedReadFault() || (Platform.regularFileSize(descriptor) ?? size) < lentEnd {
+            throw shrankError(at: lentEnd)
         }
     }
 
