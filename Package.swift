@@ -10,22 +10,44 @@ let package = Package(
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
-        .executable(name: "audioinspect-https", targets: ["audioinspect-https"]),
+        .executable(name: "audioinspect-http", targets: ["audioinspect-http"]),
+    ],
+    // Resolved from GitHub (offline machines mirror these repositories with git's url.insteadOf).
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // The library: pure Swift, no Foundation, no dependencies.
         .target(name: "AudioStreamParsing", swiftSettings: [.strictMemorySafety()]),
         // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
+        // The CLI: no dependency but the library and the code it shares with its HTTP helper.
         .executableTarget(
             name: "audioinspect",
-            dependencies: ["AudioStreamParsing"],
-            // The environment hooks scripts/test-streaming.sh uses exist only in debug builds (what
-            // `swift build` and `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
+            dependencies: ["AudioStreamParsing", "AudioInspectCommon"],
+            // The environment hooks the test scripts use exist only in debug builds (what `swift build` and
+            // `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
             swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
         ),
-        // The https:// client `audioinspect` spawns (URLSession), so that audioinspect links no Foundation.
-        .executableTarget(name: "audioinspect-https"),
+        // The CLI's HTTP stack (AsyncHTTPClient on SwiftNIO and swift-nio-ssl), in its own executable that
+        // `audioinspect` starts for a URL, so that a local file loads none of it (docs/cli.md).
+        .executableTarget(
+            name: "audioinspect-http",
+            dependencies: [
+                "AudioInspectCommon",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
+        ),
+        // What both executables share: URL validation, the terminal sanitizer, the helper's output
+        // protocol, the clock. Pure Swift, no dependency.
+        .target(name: "AudioInspectCommon"),
         .testTarget(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
@@ -38,7 +60,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AudioInspectTests",
-            dependencies: ["audioinspect", "AudioStreamParsing", "AudioStreamTestSupport"]
+            dependencies: [
+                "audioinspect", "audioinspect-http", "AudioInspectCommon", "AudioStreamParsing",
+                "AudioStreamTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -30,7 +30,7 @@ command -v ffprobe >/dev/null || { echo "ffprobe missing: apt-get install ffmpeg
 if [ -z "${AUDIOINSPECT:-}" ]; then
     if [ $build = 1 ]; then
         # The Swift runtime linked statically: audioinspect then maps no libswiftCore & co. (about 2 MB
-        # less resident memory; docs/performance.md). audioinspect-https (Foundation) is not needed here.
+        # less resident memory; docs/performance.md).
         (cd "$repo" && swift build -c release --static-swift-stdlib --product audioinspect >&2)
     fi
     AUDIOINSPECT=$(cd "$repo" && swift build -c release --show-bin-path)/audioinspect

@@ -2,7 +2,8 @@
 # Installs the real servers the loopback streaming tests use (scripts/test-streaming.sh): Debian's
 # icecast2 (Icecast 2.4) and nginx (static files with Range support), plus ffmpeg (the Icecast source
 # client), curl (admin metadata updates), python3 (checks the JSON output; the paced Ogg source
-# client for chained streams) and flac (a FLAC file with a SEEKTABLE for the seek tests). Idempotent:
+# client for chained streams), flac (a FLAC file with a SEEKTABLE for the seek tests) and openssl (the
+# test CA and certificate of the https:// checks). Idempotent:
 # does nothing when all are present.
 #
 # Needs root (or sudo) and apt. Services are not started: the test starts its own instances with
@@ -16,6 +17,7 @@ command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 command -v flac >/dev/null 2>&1 || missing+=(flac)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -20,8 +20,8 @@
 #      audioinspect's AUDIOINSPECT_TEST_RECV_SEED test hook) gives the same audioinspect/1 JSON as the
 #      local file (except "source"); a Range request answers 206 with the requested bytes; the chained
 #      files over HTTP announce every link's title at the link's first packet; the first fixture of every
-#      folder also through the https:// path (the spawned audioinspect-https, URLSession) via the
-#      AUDIOINSPECT_TEST_HTTP_VIA_HELPER hook, and a 404 there.
+#      folder also over https:// (nginx with a certificate from a test CA made here with openssl, trusted
+#      through audioinspect's AUDIOINSPECT_TEST_CA_FILE hook), and a 404 there.
 #   4. nginx + Examples/RangePlayer (built here, debug): for one input of every format (MP3 CBR without
 #      a TOC, MP3 with Info/Xing TOC, ADTS, WAV, AIFF, CAF ALAC and PCM, AU, FLAC with and without
 #      SEEKTABLE, Ogg Vorbis and Opus, MP4 faststart, moov-at-end, fragmented), playing the whole file
@@ -31,8 +31,8 @@
 #      within the bound measured and documented in docs/streaming.md for estimated ones; moov-at-end
 #      files fetch fewer bytes than the file before their first packet.
 #
-# Tools: icecast2, nginx, ffmpeg, curl, python3, flac (scripts/install-streaming-tools.sh installs them with
-# apt). Takes 1-1.5 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
+# Tools: icecast2, nginx, ffmpeg, curl, python3, flac, openssl (scripts/install-streaming-tools.sh installs
+# them with apt). Takes 1-1.5 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
 # seek checks) plus the RangePlayer package's debug build (about 1-2 min from a clean clone).
 # When they cannot be installed the test is skipped with a message (exit 0) unless
 # STREAMING_TESTS_REQUIRED=1. Usage: scripts/test-streaming.sh [path/to/audioinspect]
@@ -43,27 +43,17 @@ root=$(pwd)
 
 if ! scripts/install-streaming-tools.sh; then
     if [ "${STREAMING_TESTS_REQUIRED:-0}" = 1 ]; then
-        echo "test-streaming.sh: icecast2/nginx/ffmpeg/curl/python3/flac missing and cannot be installed" >&2
+        echo "test-streaming.sh: icecast2/nginx/ffmpeg/curl/python3/flac/openssl missing and cannot be installed" >&2
         exit 1
     fi
-    echo "test-streaming.sh: SKIPPED: icecast2/nginx/ffmpeg/curl/python3/flac missing and cannot be installed"
+    echo "test-streaming.sh: SKIPPED: icecast2/nginx/ffmpeg/curl/python3/flac/openssl missing and cannot be installed"
     exit 0
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-inspect=${1:-}
-if [ -z "$inspect" ]; then
-    swift build --product audioinspect >/dev/null
-    swift build --product audioinspect-https >/dev/null
-    inspect="$(swift build --show-bin-path)/audioinspect"
-fi
-# Part 3 drives audioinspect's test hooks (AUDIOINSPECT_TEST_RECV_SEED, AUDIOINSPECT_TEST_HTTP_VIA_HELPER),
-# which only debug builds have (Sources/audioinspect/TestHooks.swift): a release build would silently
-# ignore them and test less.
-if ! grep -aq AUDIOINSPECT_TEST_RECV_SEED "$inspect"; then
-    echo "test-streaming.sh: $inspect has no test hooks (a release build?): use a debug build (swift build)" >&2
-    exit 1
-fi
+# Part 3 drives the test hooks of audioinspect (AUDIOINSPECT_TEST_RECV_SEED) and of its HTTP stack,
+# audioinspect-http (AUDIOINSPECT_TEST_CA_FILE), which only debug builds have.
+inspect=$(scripts/debug-audioinspect.sh "${1:-}")
 
 work=$(mktemp -d)
 pids=()
@@ -376,7 +366,19 @@ echo "icecast ogg: OK"
 # ---------------------------------------------------------------------------------------------------
 echo "== nginx: every fixture over HTTP equals the local parse"
 ngx_port=$(free_port) || fail "no free port"
-mkdir -p "$work/nginx"
+ngxs_port=$(free_port) || fail "no free port"
+mkdir -p "$work/nginx" "$work/tls"
+# A test CA and a certificate for 127.0.0.1 signed by it (audioinspect trusts the CA through its
+# AUDIOINSPECT_TEST_CA_FILE hook; the system's trust store is not touched).
+(
+    cd "$work/tls"
+    ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 "${ec[@]}" -keyout ca.key -out ca.pem -days 30 -subj "/CN=audioinspect streaming test CA" \
+        -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+    openssl req "${ec[@]}" -keyout leaf.key -out leaf.csr -subj "/CN=127.0.0.1"
+    printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >leaf.ext
+    openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 30 -extfile leaf.ext
+) >"$work/openssl.log" 2>&1 || fail "openssl could not make the test certificates"
 cat >"$work/nginx.conf" <<CONF
 daemon off;
 master_process off;
@@ -398,6 +400,12 @@ http {
         root $root/Fixtures;
         location /gen/ { alias $work/gen/; }
     }
+    server {
+        listen 127.0.0.1:$ngxs_port ssl;
+        ssl_certificate $work/tls/leaf.pem;
+        ssl_certificate_key $work/tls/leaf.key;
+        root $root/Fixtures;
+    }
 }
 CONF
 "$NGINX" -c "$work/nginx.conf" -e "$work/nginx.log" >>"$work/nginx.log" 2>&1 &
@@ -411,13 +419,15 @@ cmp -s "$work/range.bin" <(tail -c +101 Fixtures/mpeg/mp3-44100-2ch-concat.mp3 |
     || fail "Range bytes differ"
 
 # same_json FILE WHAT [VAR=value …]: the audioinspect/1 JSON (with packets, "source" left out) of the
-# fixture over nginx, with the given environment, equals the local file's; else fail "FILE differs WHAT".
+# fixture over nginx ($base, http by default), with the given environment, equals the local file's; else
+# fail "FILE differs WHAT".
+base="http://127.0.0.1:$ngx_port"
 same_json() {
     local file=$1 what=$2
     shift 2
     local rel=${file#Fixtures/}
     "$inspect" --json --packets "$file" 2>/dev/null | grep -v '^  "source"' >"$work/a.json" || true
-    env "$@" "$inspect" --json --packets "http://127.0.0.1:$ngx_port/$rel" 2>/dev/null \
+    env "$@" "$inspect" --json --packets "$base/$rel" 2>/dev/null \
         | grep -v '^  "source"' >"$work/b.json" || true
     if ! cmp -s "$work/a.json" "$work/b.json"; then
         diff "$work/a.json" "$work/b.json" | head -5 || true
@@ -433,21 +443,23 @@ for oracle in Fixtures/*/*.ffprobe.json; do
 done
 [ "$count" -gt 0 ] || fail "no fixtures found"
 echo "nginx: OK ($count fixtures, Range 206)"
-# The https:// path (audioinspect starts audioinspect-https, URLSession, and reads its output through a
-# pipe), exercised over plain HTTP with the AUDIOINSPECT_TEST_HTTP_VIA_HELPER hook (no TLS certificate
-# needed): the first fixture of every folder, the same JSON as the local parse; then a 404.
-helper_count=0
+# https:// (the same HTTP stack as http://, with TLS): the first fixture of every folder from nginx's TLS
+# server gives the same JSON as the local parse; then a 404 over https.
+base="https://127.0.0.1:$ngxs_port"
+tls_count=0
 for dir in Fixtures/*/; do
     oracle=$(ls "$dir"*.ffprobe.json 2>/dev/null | head -1 || true)
     [ -n "$oracle" ] || continue
-    same_json "${oracle%.ffprobe.json}" "through audioinspect-https" AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1
-    helper_count=$((helper_count + 1))
+    same_json "${oracle%.ffprobe.json}" "over https" AUDIOINSPECT_TEST_CA_FILE="$work/tls/ca.pem"
+    tls_count=$((tls_count + 1))
 done
-if AUDIOINSPECT_TEST_HTTP_VIA_HELPER=1 "$inspect" "http://127.0.0.1:$ngx_port/no-such-file.mp3" >/dev/null 2>"$work/helper.log"; then
-    fail "a 404 through audioinspect-https exited 0"
+base="http://127.0.0.1:$ngx_port"
+if AUDIOINSPECT_TEST_CA_FILE="$work/tls/ca.pem" "$inspect" "https://127.0.0.1:$ngxs_port/no-such-file.mp3" \
+    >/dev/null 2>"$work/https-404.log"; then
+    fail "a 404 over https exited 0"
 fi
-grep -q "HTTP status 404" "$work/helper.log" || fail "404 through audioinspect-https: $(cat "$work/helper.log")"
-echo "audioinspect-https: OK ($helper_count fixtures through the spawned helper, 404 reported)"
+grep -q "HTTP status 404" "$work/https-404.log" || fail "404 over https: $(cat "$work/https-404.log")"
+echo "https: OK ($tls_count fixtures over TLS, 404 reported)"
 # A chained Ogg file over plain HTTP: every link's title, in order, right before the link's first packet.
 for chain in chain-vorbis.ogg chain-opus.opus; do
     "$inspect" --follow --json --packets --max-seconds 20 "http://127.0.0.1:$ngx_port/gen/$chain" \

@@ -5,7 +5,11 @@
 #
 # Needs the Swift toolchain and libogg-dev (installed below when missing): fixtures and their
 # ffprobe oracle JSON are committed, so no encoder or ffprobe is needed to test. (To regenerate
-# fixtures: Fixtures/generate.sh, which installs its Debian packages.) The loopback streaming test at
+# fixtures: Fixtures/generate.sh, which installs its Debian packages.) The hostile-server suite
+# (scripts/test-hostile.sh, loopback only) needs python3 and openssl, which it installs with apt when
+# missing. The package's dependencies (AsyncHTTPClient, SwiftNIO, swift-nio-ssl, for the CLI only) are
+# fetched by SwiftPM from GitHub, or from a local mirror where git's url.insteadOf points. The loopback
+# streaming test at
 # the end (scripts/test-streaming.sh) installs icecast2, nginx, ffmpeg, curl and python3 with apt when
 # they are missing, and is skipped with a message when they cannot be installed.
 set -euo pipefail
@@ -63,6 +67,10 @@ scripts/docs.sh
 
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log"
+
+# Hostile servers and files that change under us (issue 21), on loopback: about 1.5 minutes.
+echo "== scripts/test-hostile.sh"
+scripts/test-hostile.sh "$(swift build --show-bin-path)/audioinspect"
 
 # Real servers on loopback (Icecast + ffmpeg, nginx): see the script's header. Skipped with a message
 # when its Debian packages cannot be installed; SKIP_STREAMING_TESTS=1 skips it on purpose.

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// `audioinspect`: parses an audio file or standard input incrementally and prints what the stream
@@ -9,16 +10,21 @@ import AudioStreamParsing
 struct AudioInspect {
     static func main() {
         let options: CommandLineOptions
-        switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+        // The arguments as the bytes the shell passed (`CommandLine.arguments` replaces bytes that are not
+        // UTF-8 with U+FFFD, so a Latin-1 file name could not be opened): options are read from their
+        // text, the file is opened by its bytes.
+        // (No closure here: one formed in this main-actor function would check its executor at run time,
+        // which pulls in Swift Concurrency's code for nothing; docs/performance.md.)
+        switch CommandLineOptions.parse(rawArguments: Array(Platform.rawArguments().dropFirst())) {
         case .help:
             var out = StandardOutput()
             out.write(CommandLineOptions.help)
             out.flush()
             Platform.exit(0)
         case .usageError(let message):
+            StandardOutput.writeErrorLine("Error: \(message)")
             StandardOutput.writeError(
-                "Error: \(message)\nUsage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n"
-            )
+                "Usage: \(CommandLineOptions.usage)\n  See 'audioinspect --help' for more information.\n")
             Platform.exit(64)
         case .run(let parsed):
             options = parsed
@@ -35,14 +41,22 @@ struct AudioInspect {
         }
         var options = InspectOptions(collectPackets: o.packets, chunkSize: o.chunkSize)
         options.showProgress = !o.noProgress
-        let report = Inspector.inspect(path: o.file, options: options)
-        return report.print(json: o.json, packets: o.packets) ? 0 : 1
+        // ^C stops reading and prints what was parsed (the summary ends with an `intr` error, status 130).
+        Platform.catchInterrupts()
+        defer { Platform.restoreInterrupts() }
+        // The name as shown (source, messages): bytes that are not UTF-8 as `\xNN`.
+        let name = o.rawFile.map(TerminalText.decodingInvalidBytes) ?? o.file
+        let report = Inspector.inspect(path: name, rawPath: o.rawFile ?? Array(o.file.utf8), options: options)
+        return report.print(json: o.json, packets: o.packets)
     }
 }
 
 /// The command line of `audioinspect`.
 struct CommandLineOptions: Equatable {
+    /// The file or URL argument as text (bytes that are not UTF-8 replaced by U+FFFD).
     var file = ""
+    /// The file argument's bytes as given, when `parse` was handed them (`nil`: `file`'s UTF-8).
+    var rawFile: [UInt8]?
     var json = false
     var packets = false
     var chunkSize: Int?
@@ -94,17 +108,26 @@ struct CommandLineOptions: Equatable {
 
         """
 
+    /// Reads the arguments (without the program name) as the bytes the shell passed: options from their
+    /// text, the file also as its bytes (`rawFile`).
+    static func parse(rawArguments raw: [[UInt8]]) -> Outcome {
+        parse(raw.map { String(decoding: $0, as: UTF8.self) }, raw: raw)
+    }
+
     /// Reads the arguments (without the program name). Options may come before or after the file, as
-    /// `--name value` or `--name=value`; `--` ends the options.
-    static func parse(_ arguments: [String]) -> Outcome {
+    /// `--name value` or `--name=value`; `--` ends the options. `raw`, when given, holds the same
+    /// arguments as bytes (the file is opened by its bytes: `rawFile`).
+    static func parse(_ arguments: [String], raw: [[UInt8]]? = nil) -> Outcome {
         var o = CommandLineOptions()
         var file: String?
-        var rest = arguments[...]
+        var rest = arguments.indices[...]
         var optionsEnded = false
-        while let argument = rest.popFirst() {
+        while let index = rest.popFirst() {
+            let argument = arguments[index]
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
                 guard file == nil else { return .usageError("Unexpected argument '\(argument)'") }
                 file = argument
+                if let raw, raw.indices.contains(index) { o.rawFile = raw[index] }
                 continue
             }
             if argument == "--" {
@@ -117,7 +140,7 @@ struct CommandLineOptions: Equatable {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            func value() -> String? { inlineValue ?? rest.popFirst() }
+            func value() -> String? { inlineValue ?? rest.popFirst().map { arguments[$0] } }
             switch name {
             case "-h", "--help": return .help
             case "--json": o.json = true
@@ -155,29 +178,32 @@ struct CommandLineOptions: Equatable {
 }
 
 extension InspectionReport {
+    /// Exit status after ^C (128 + SIGINT, as a shell reports a process ended by it).
+    static let interruptedStatus: Int32 = 130
+
     /// Prints the report to standard output: the `--json` document, or the text summary (followed by what
-    /// `textTrailer` adds) when the input was recognised or no error ended it; then the error line, if
-    /// any, to standard error.
+    /// `textTrailer` adds) when the input was recognised, no error ended it or ^C did; then the error line,
+    /// if any, to standard error.
     ///
-    /// - Returns: false when an error ended the inspection (exit status 1).
+    /// - Returns: the exit status: 0, 1 when an error ended the inspection, 130 after ^C.
     func print(
         json: Bool, packets: Bool, textTrailer: (inout StandardOutput) -> Void = { _ in }
-    ) -> Bool {
+    ) -> Int32 {
         var out = StandardOutput()
         if json {
             var writer = JSONWriter(output: out)
             writer.write(self.json)
             out = writer.output
-        } else if fileType != nil || failure == nil {
+        } else if fileType != nil || failure == nil || failure?.code == Failure.interruptedCode {
             writeText(to: &out, includePackets: packets)
             textTrailer(&out)
         }
         out.flush()
         if let failure {
-            StandardOutput.writeError(failure.line + "\n")
-            return false
+            StandardOutput.writeErrorLine(failure.line)
+            return failure.code == Failure.interruptedCode ? Self.interruptedStatus : 1
         }
-        return true
+        return 0
     }
 }
 
@@ -196,9 +222,16 @@ struct StandardOutput: TextOutputStream {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes `string` to standard error at once.
+    /// Writes `string` to standard error at once (our own text: see `writeErrorLine` for text that may
+    /// hold input).
     static func writeError(_ string: String) {
         writeAll(Platform.standardError, Array(string.utf8))
+    }
+
+    /// Writes one line to standard error, through the terminal sanitizer (`TerminalText`): error
+    /// messages quote URLs, redirect targets, file names and parser reasons.
+    static func writeErrorLine(_ line: String) {
+        writeError(TerminalText.sanitized(line) + "\n")
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {

@@ -1,111 +1,113 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
-/// An HTTP(S) response body as a blocking `ByteSource` for the inspector.
-///
-/// `http://` URLs are fetched by `SocketHTTPBody`, a small HTTP/1.1 client on a POSIX socket;
-/// `https://` URLs by `SpawnedHTTPSBody`, which runs the `audioinspect-https` executable (Foundation's
-/// `URLSession`: FoundationNetworking, libcurl, on Linux) and reads the body from its standard output, so
-/// that `audioinspect` itself does not load Foundation (docs/cli.md). The socket client exists because
-/// FoundationNetworking rejects header lines without a space after the colon, which Icecast sends
-/// (`icy-pub:0`, `icy-metaint:16000`): `URLSession` fails with "Failed writing header" on every Icecast
-/// stream. It also accepts SHOUTcast v1's `ICY 200 OK` status line.
+/// An HTTP(S) response body as a blocking `ByteSource` for the inspector, fetched by the HTTP stack in
+/// the `audioinspect-http` helper (`HTTPHelper`; one stack for both schemes: AsyncHTTPClient plus the
+/// ICY status-line layer, docs/cli.md) and read from its output.
 ///
 /// The request sends `Icy-MetaData: 1`; when the server answers with `icy-metaint`, the ICY metadata
-/// blocks are removed with `ICYMetadataDemuxer` before the parser sees the bytes, and each block is
-/// kept in `titles` with its offset in the audio stream.
+/// blocks are removed with `ICYMetadataDemuxer` before the parser sees the bytes. Titles are events, not
+/// a list: `onTitle` is called for each block that differs from the one before (a repeated block is no
+/// change), with the audio offset where it takes effect, and nothing is kept here.
+///
+/// Memory: one pipe read (64 KiB) here; the helper holds at most its 1 MiB queue and reads the
+/// connection no further ahead (a server that sends nothing for 30 s fails the transfer there).
 final class HTTPInput: ByteSource {
     /// The URL as given.
     let url: WebURL
+    /// The final response's status, headers and URL.
+    let head: HelperProtocol.Head
     /// The `icy-metaint` interval, when the server sent one.
-    private(set) var metaInterval: Int?
+    let metaInterval: Int?
     /// The response headers.
-    let headers: [(String, String)]
-    /// ICY metadata blocks read so far, with the audio offset where each takes effect.
-    private(set) var titles: [(metadata: ICYMetadata, audioOffset: Int64)] = []
+    var headers: [(String, String)] { head.headers.map { ($0.name, $0.value) } }
+    /// Called for every ICY metadata change, with the audio offset where it takes effect.
+    var onTitle: (ICYMetadata, Int64) -> Void = { _, _ in }
     /// Body bytes received (metadata included).
-    var bodyBytes: Int64 { body.received }
-
-    private let body: any HTTPBody
-    private var demuxer: ICYMetadataDemuxer?
-    private var pending: [UInt8] = []
-    private var pendingStart = 0
-    /// When set (`MonotonicClock` seconds), `read` returns 0 (end) once this time has passed or `stop`
-    /// returns true.
+    private(set) var bodyBytes: Int64 = 0
+    /// Bytes handed to the reader (audio only).
+    private(set) var bytesRead: Int64 = 0
+    /// When set (`MonotonicClock` seconds), `read` returns 0 (end) once this time has passed.
     var deadline: Double?
+    /// Checked at least every 100 ms while waiting; when it returns true, `read` returns 0.
     var stop: () -> Bool = { false }
 
-    /// Sends the request and waits for the response headers.
+    private let helper: HTTPHelper
+    private var demuxer: ICYMetadataDemuxer?
+    private var lastTitle: ICYMetadata?
+    private var pending: [UInt8] = []
+    private var pendingStart = 0
+
+    /// Sends the request and waits for the response head (following redirects).
     ///
-    /// - Throws: `InputError` when the request fails or the status is not 2xx.
-    init(url: WebURL, timeout: Double = 30) throws(InputError) {
+    /// - Parameters:
+    ///   - maxSeconds: `--max-seconds`, which also bounds the connect and head timeouts.
+    ///   - deadline: the same as a `MonotonicClock` time.
+    ///   - stop: checked while waiting (^C).
+    /// - Throws: `InputError` when the request fails or the final status is not 2xx.
+    init(url: WebURL, maxSeconds: Double?, deadline: Double?, stop: @escaping () -> Bool) throws(InputError) {
         self.url = url
-        let extra = [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)]
-        let opened: (body: any HTTPBody, headers: [(String, String)])
-        if url.scheme == "http" && !TestHooks.sendsHTTPThroughHelper {
-            opened = try SocketHTTPBody.open(url, headers: extra, timeout: timeout)
-        } else {
-            opened = try SpawnedHTTPSBody.open(url, headers: extra, timeout: timeout)
+        self.deadline = deadline
+        self.stop = stop
+        do {
+            (helper, head) = try HTTPHelper.start(
+                url, headers: [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)],
+                maxSeconds: maxSeconds, deadline: deadline, stop: stop)
+        } catch {
+            throw InputError(message: "cannot get '\(url.absoluteString)': \(error.reason)", offset: nil)
         }
-        body = opened.body
-        headers = opened.headers
-        metaInterval = ICYHeaders.metaInterval(in: headers)
+        metaInterval = ICYHeaders.metaInterval(in: head.headers.map { ($0.name, $0.value) })
         demuxer = metaInterval.map { ICYMetadataDemuxer(metaInterval: $0) }
     }
 
     deinit { close() }
 
     /// Ends the transfer.
-    func close() { body.close() }
+    func close() { helper.close() }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             if pendingStart < pending.count {
-                let n = min(buffer.count, pending.count - pendingStart)
+                let n = min(buffer.count, pending.count - pendingStart, TestHooks.receiveSize(buffer.count))
                 pending.withUnsafeBytes { raw in
                     buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[pendingStart..<(pendingStart + n)]))
                 }
                 pendingStart += n
+                bytesRead += Int64(n)
                 return n
             }
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
-            switch body.next(until: deadline, stop: stop) {
+            switch helper.next(until: deadline, stop: stop) {
             case .data(let chunk):
-                guard var demuxer else {
-                    pending = chunk
-                    continue
-                }
-                for segment in demuxer.demux(chunk) {
-                    switch segment {
-                    case .audio(let range): pending.append(contentsOf: chunk[range])
-                    case .metadata(let metadata, let offset): titles.append((metadata, offset))
-                    }
-                }
-                self.demuxer = demuxer
-            case .end:
+                bodyBytes += Int64(chunk.count)
+                demux(chunk)
+            case .end, .stopped:
                 return 0
-            case .failed(let message):
-                throw InputError(message: "cannot read '\(url.absoluteString)': \(message)", offset: body.received)
+            case .failed(let reason):
+                throw InputError(message: "cannot read '\(url.absoluteString)': \(reason)", offset: bytesRead)
             }
         }
     }
-}
 
-/// What a response body source gives next.
-enum BodyChunk {
-    case data([UInt8])
-    /// The end of the body, the deadline, or a stop request.
-    case end
-    case failed(String)
-}
-
-/// A response body being received.
-protocol HTTPBody: AnyObject {
-    /// The next bytes; waits at most until `deadline` (`MonotonicClock` seconds), checking `stop` every
-    /// 100 ms.
-    func next(until deadline: Double?, stop: () -> Bool) -> BodyChunk
-    /// Body bytes received so far.
-    var received: Int64 { get }
-    /// Ends the transfer.
-    func close()
+    /// Moves the audio bytes of `chunk` (all of it without ICY metadata) to `pending`; reports title
+    /// changes.
+    private func demux(_ chunk: [UInt8]) {
+        guard var demuxer else {
+            pending = chunk
+            return
+        }
+        for segment in demuxer.demux(chunk) {
+            switch segment {
+            case .audio(let range):
+                pending.append(contentsOf: chunk[range])
+            case .metadata(let metadata, let offset):
+                if metadata != lastTitle {
+                    lastTitle = metadata
+                    onTitle(metadata, offset)
+                }
+            }
+        }
+        self.demuxer = demuxer
+    }
 }

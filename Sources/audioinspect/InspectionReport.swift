@@ -46,7 +46,11 @@ struct InspectionReport: Equatable {
 
     /// A failure: a parse error, or an input that could not be opened or read.
     struct Failure: Equatable {
-        /// The four-character `AudioStreamError` code (`dta?`, `typ?` …), or `io` for input errors.
+        /// The code of the failure that ^C is (`print` exits with status 130 for it).
+        static let interruptedCode = "intr"
+
+        /// The four-character `AudioStreamError` code (`dta?`, `typ?` …), `io` for input errors, or
+        /// `intr` when ^C stopped the inspection.
         var code: String
         /// The absolute input offset, or `nil` when there is none (the file could not be opened).
         var offset: Int64?
@@ -184,9 +188,11 @@ final class Inspector {
     }
 
     /// Opens `path` (`-` for standard input), parses it and returns the report.
-    static func inspect(path: String, options: InspectOptions) -> InspectionReport {
+    ///
+    /// - Parameter rawPath: the path's bytes as given (opened as they are); `nil` opens `path`'s UTF-8.
+    static func inspect(path: String, rawPath: [UInt8]? = nil, options: InspectOptions) -> InspectionReport {
         do {
-            var input = try FileInput(path: path)
+            var input = try FileInput(path: path, rawPath: rawPath)
             return inspect(&input, source: path, options: options)
         } catch {
             let inspector = Inspector(options: options)
@@ -228,7 +234,7 @@ final class Inspector {
         var windowSize = max(options.readSize, 1 << 16)
         var decided = false
         do {
-            while true {
+            while !Platform.interruptRequested {
                 var count = 0
                 if mapping, let window = input.mapNext(maxCount: windowSize) {
                     defer { window.unmap() }
@@ -237,6 +243,7 @@ final class Inspector {
                     done += Int64(count)
                     progress?.update(done: done)
                     try chunker.feed(window.bytes, feed)
+                    try input.checkIntact()
                     if !decided, let type = parser.fileFormat {
                         decided = true
                         if Self.readsStreamBytes(type) { windowSize = max(windowSize / 2, 1 << 16) }
@@ -262,10 +269,22 @@ final class Inspector {
                     done = offset
                 }
             }
+            if Platform.interruptRequested {
+                // ^C: what was parsed is reported; the input did not end, so the parse is not finished.
+                return InspectionReport.Failure(
+                    code: InspectionReport.Failure.interruptedCode, offset: done, message: "interrupted")
+            }
             try chunker.flush(feed)
             try parser.finish()
             return nil
         } catch let error as AudioStreamError {
+            // Zeros where a shrinking file lost its pages can make the parser fail first: the input error
+            // is the cause.
+            do throws(InputError) {
+                try input.checkIntact()
+            } catch {
+                return InspectionReport.Failure(code: "io", offset: error.offset, message: error.message)
+            }
             return InspectionReport.Failure(
                 code: error.code.description, offset: error.byteOffset, message: error.reason)
         } catch let error as InputError {

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// A JSON value whose object members keep the order they were given in (so documents are
@@ -323,8 +324,11 @@ extension InspectionReport {
 
 /// JSON string escaping shared by the pretty document writer and the JSON Lines writer.
 enum JSONEscaping {
-    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters as `\n`, `\t` … or
-    /// `\u00XX`; everything else as UTF-8.
+    /// A JSON string (RFC 8259 §7): `"` and `\` escaped, C0 controls as `\n`, `\t` … or `\u00XX`;
+    /// also escaped as `\uXXXX`, although RFC 8259 allows them raw: DEL, the C1 controls (U+0080–U+009F)
+    /// and the bidirectional and line-separator controls `TerminalText` escapes (U+061C, U+200E, U+200F,
+    /// U+2028–U+202E, U+2066–U+2069), so that a document shown in a terminal or a browser cannot act on
+    /// it or reorder it. Everything else as UTF-8. (A parser reads back the same string.)
     static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -337,7 +341,7 @@ enum JSONEscaping {
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
             default:
-                if scalar.value < 0x20 {
+                if TerminalText.needsEscape(scalar) {
                     let hex = String(scalar.value, radix: 16, uppercase: false)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -12,11 +12,14 @@ import Darwin
 /// library (Glibc, Musl or Darwin). Each wrapper is thin (the POSIX call, its retry on `EINTR` where the
 /// callers always retried, and the differences between the C libraries); the callers keep their logic.
 ///
-/// Differences handled here: `SOCK_STREAM` is an enum on Glibc and an `Int32` elsewhere; Darwin has no
-/// `MSG_NOSIGNAL` (the socket gets `SO_NOSIGPIPE` instead) and no `/proc/self/exe`
-/// (`_NSGetExecutablePath`); `posix_spawn_file_actions_t` is an opaque pointer on Darwin and a struct
-/// on Linux; `environ` is `_NSGetEnviron()` on Darwin; `MAP_FAILED` is compared as the address -1.
-/// Only the Glibc branch is compiled in CI (Linux); the others are written to the same headers.
+/// (Networking is not here: the `audioinspect-http` helper does it, with AsyncHTTPClient; see `HTTPInput`.)
+///
+/// Differences handled here: `MAP_FAILED` is compared as the address -1; `siginfo_t`'s fault address is
+/// `_sifields._sigfault.si_addr` on Glibc and `si_addr` elsewhere; the handler member of `sigaction` is a
+/// union on Glibc and Musl; no `/proc/self/exe` on Darwin (`_NSGetExecutablePath`);
+/// `posix_spawn_file_actions_t` and `posix_spawnattr_t` are opaque pointers on Darwin and structs on
+/// Linux; `environ` is `_NSGetEnviron()` on Darwin. Only the Glibc branch is compiled in CI (Linux); the others are written to
+/// the same headers.
 enum Platform {
     // MARK: Errors
 
@@ -74,9 +77,12 @@ enum Platform {
 
     // MARK: Files
 
-    /// Opens `path` read-only: the descriptor, or -1 (`lastError`).
-    static func openForReading(_ path: String) -> Int32 {
-        open(path, O_RDONLY)
+    /// Opens the file whose path is `path`'s bytes (as the command line gave them: they need not be
+    /// UTF-8) read-only: the descriptor, or -1 (`lastError`).
+    static func openForReading(_ path: [UInt8]) -> Int32 {
+        (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY) }
+        }
     }
 
     /// The size of `fd` when it is a regular file (also as standard input); `nil` for pipes, terminals
@@ -136,72 +142,7 @@ enum Platform {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    // MARK: Clock
-
-    /// Seconds on the monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`), from an arbitrary origin.
-    static func monotonicSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    // MARK: Sockets
-
-    /// Why `connectTCP` failed.
-    enum ConnectFailure: Error {
-        /// The host name did not resolve.
-        case unresolved
-        /// No address accepted the connection; the last `errno`.
-        case refused(Int32)
-    }
-
-    /// A blocking TCP connection to `host`:`port`, trying each address `getaddrinfo` returns in turn.
-    /// Writes to it never raise `SIGPIPE` (see `send`).
-    static func connectTCP(host: String, port: Int) -> Result<Int32, ConnectFailure> {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = Int32(SOCK_STREAM)
-        #endif
-        var info: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &info) == 0, let first = info else {
-            return .failure(.unresolved)
-        }
-        defer { freeaddrinfo(info) }
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        var lastError: Int32 = 0
-        while let ai = cursor {
-            let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype, ai.pointee.ai_protocol)
-            if s >= 0 {
-                #if canImport(Darwin)
-                var on: Int32 = 1
-                _ = setsockopt(s, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-                #endif
-                if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return .success(s) }
-                lastError = errno
-                close(s)
-            }
-            cursor = ai.pointee.ai_next
-        }
-        return .failure(.refused(lastError))
-    }
-
-    /// `send(2)` without `SIGPIPE` when the peer has gone: the number of bytes sent, or -1 (`lastError`).
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        #if canImport(Darwin)
-        cSend(fd, bytes.baseAddress, bytes.count, 0)  // SO_NOSIGPIPE is set on the socket
-        #else
-        cSend(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        #endif
-    }
-
-    /// `recv(2)`: the number of bytes received, 0 at the end of the connection, -1 on an error
-    /// (`lastError`; may be `EINTR`).
-    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        recv(fd, buffer.baseAddress, buffer.count, 0)
-    }
+    // MARK: Pipes
 
     /// Waits at most `milliseconds` for `fd` to be readable (`poll` for `POLLIN`): positive when it is
     /// (or has hung up), 0 on timeout, negative on an error (`lastError`; may be `EINTR`).
@@ -220,8 +161,9 @@ enum Platform {
     }
 
     /// Starts `path` with `arguments` (`arguments[0]` is its name) and this process's environment,
-    /// standard input from `/dev/null`, standard output and error on pipes (`posix_spawn`); `nil` when
-    /// it cannot be started.
+    /// standard input from `/dev/null`, standard output and error on pipes, in a process group of its
+    /// own so that ^C at the terminal reaches only this process, which decides (`posix_spawn`); `nil`
+    /// when it cannot be started.
     static func spawn(_ path: String, arguments: [String]) -> Child? {
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
@@ -238,6 +180,15 @@ enum Platform {
         #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        #else
+        var attributes = posix_spawnattr_t()
+        #endif
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
@@ -251,7 +202,7 @@ enum Platform {
         let environment = environ
         #endif
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, path, &actions, nil, argv, environment)
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, environment)
         close(out[1])
         close(err[1])
         guard result == 0 else {
@@ -277,12 +228,33 @@ enum Platform {
         return status
     }
 
+    // MARK: Command line
+
+    /// The process's arguments as the bytes `execve` passed (`CommandLine.unsafeArgv`), the program name
+    /// first.
+    static func rawArguments() -> [[UInt8]] {
+        (0..<Int(CommandLine.argc)).map { i in
+            guard let argument = CommandLine.unsafeArgv[i] else { return [] }
+            return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
+        }
+    }
+
     // MARK: Signals
 
-    /// Makes ^C (`SIGINT`) set `interruptRequested` instead of ending the process.
+    /// Makes ^C (`SIGINT`) set `interruptRequested` instead of ending the process. The handler is
+    /// installed without `SA_RESTART`, so a blocking `read` returns `EINTR` and the reader can stop, and
+    /// with `SA_RESETHAND`, so a second ^C ends the process as usual.
     static func catchInterrupts() {
         interruptFlag = 0
-        _ = signal(SIGINT) { _ in interruptFlag = 1 }
+        var action = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+        action.__sigaction_handler.sa_handler = { _ in interruptFlag = 1 }
+        #else
+        action.__sigaction_u.__sa_handler = { _ in interruptFlag = 1 }
+        #endif
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGINT, &action, nil)
     }
 
     /// Restores the default `SIGINT` action.
@@ -292,7 +264,76 @@ enum Platform {
 
     /// True once `SIGINT` arrived after `catchInterrupts()`.
     static var interruptRequested: Bool { interruptFlag != 0 }
+
+    // MARK: Guarded mappings
+
+    /// Registers the mapping `start..<start + count` (one at a time) with the `SIGBUS` handler: a file
+    /// that shrinks under it makes touching a page past its new end raise `SIGBUS`; for an address in
+    /// the registered mapping the handler maps a page of zeros there (`mmap` with `MAP_FIXED`: the
+    /// faulting read is retried and reads zeros) and records the fault for `takeMappedReadFault()`. Any
+    /// other `SIGBUS` gets the default action (the process ends, as without the handler).
+    static func guardMapping(_ start: UnsafeMutableRawPointer, count: Int) {
+        if !busHandlerInstalled {
+            busHandlerInstalled = true
+            guardPageMask = ~UInt(pageSize - 1)
+            guardPageSize = pageSize
+            var action = sigaction()
+            #if canImport(Glibc) || canImport(Musl)
+            action.__sigaction_handler.sa_sigaction = busHandler
+            #else
+            action.__sigaction_u.__sa_sigaction = busHandler
+            #endif
+            action.sa_flags = Int32(truncatingIfNeeded: SA_SIGINFO)
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(SIGBUS, &action, nil)
+        }
+        guardStart = UInt(bitPattern: start)
+        guardEnd = guardStart + UInt(count)
+    }
+
+    /// Unregisters the mapping (before it is unmapped).
+    static func unguardMapping() {
+        guardStart = 0
+        guardEnd = 0
+    }
+
+    /// True when the handler replaced a page since the last call (and resets the record).
+    static func takeMappedReadFault() -> Bool {
+        defer { mappedReadFault = 0 }
+        return mappedReadFault != 0
+    }
 }
+
+/// The `SIGBUS` handler of `Platform.guardMapping` (async-signal-safe: it reads globals, calls `mmap` and
+/// `signal`, and writes a `sig_atomic_t`).
+private func busHandler(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?)
+{
+    #if canImport(Glibc)
+    let address = info.map { UInt(bitPattern: $0.pointee._sifields._sigfault.si_addr) } ?? 0
+    #else
+    let address = info.map { UInt(bitPattern: $0.pointee.si_addr) } ?? 0
+    #endif
+    guard address >= guardStart && address < guardEnd else {
+        // Not a mapped input: the default action, when the faulting access is retried.
+        _ = signal(SIGBUS, SIG_DFL)
+        return
+    }
+    let page = UnsafeMutableRawPointer(bitPattern: address & guardPageMask)
+    let zeros = mmap(page, guardPageSize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+    if zeros == UnsafeMutableRawPointer(bitPattern: -1) {  // MAP_FAILED
+        _ = signal(SIGBUS, SIG_DFL)
+        return
+    }
+    mappedReadFault = 1
+}
+
+// The state the signal handlers share with `Platform` (plain globals: a handler cannot take a lock).
+nonisolated(unsafe) private var busHandlerInstalled = false
+nonisolated(unsafe) private var guardStart: UInt = 0
+nonisolated(unsafe) private var guardEnd: UInt = 0
+nonisolated(unsafe) private var guardPageMask: UInt = ~UInt(4095)
+nonisolated(unsafe) private var guardPageSize = 4096
+nonisolated(unsafe) private var mappedReadFault: sig_atomic_t = 0
 
 /// Set by the `SIGINT` handler of `Platform.catchInterrupts()`.
 nonisolated(unsafe) private var interruptFlag: sig_atomic_t = 0
@@ -302,6 +343,3 @@ private func cExit(_ status: Int32) -> Never { exit(status) }
 private func cClose(_ fd: Int32) -> Int32 { close(fd) }
 private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
-private func cSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
-    send(fd, buffer, count, flags)
-}

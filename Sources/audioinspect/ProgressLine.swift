@@ -1,3 +1,5 @@
+import AudioInspectCommon
+
 /// The progress line for long inputs: `audioinspect: 512.0 of 2048.0 MiB (25%)`, rewritten in place
 /// on standard error with `\r`.
 ///

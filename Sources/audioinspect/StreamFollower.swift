@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// `audioinspect URL --follow`: parses an HTTP stream as it arrives and prints what happens (the
@@ -5,9 +6,14 @@ import AudioStreamParsing
 /// stream's own metadata (a chained Ogg link's comments) with the packet from which it applies, running
 /// packet and duration counts) until the server ends the body, `--max-seconds` pass or the user presses ^C.
 ///
-/// Output is line-oriented: text lines, or with `--json` one JSON object per line (JSON Lines; see
-/// `docs/cli.md`). It uses the synchronous parser API on a blocking `HTTPInput`, the pattern a
-/// player with its own network thread would use.
+/// Output is line-oriented: text lines (every one through `TerminalText.sanitized`), or with `--json` one
+/// JSON object per line (JSON Lines; see `docs/cli.md`). It uses the synchronous parser API on a blocking
+/// `HTTPInput`, the pattern a player with its own network thread would use.
+///
+/// Memory stays bounded however long the stream plays: ICY title changes are printed as they take effect
+/// (at most `maxPendingTitles` wait for their packet; older ones are printed at once), nothing per packet
+/// is kept, and the parser's seek indexes are capped at `maxPacketTableEntries` (a smaller cap than a
+/// file's: seeking is not used here).
 final class StreamFollower {
     /// Why following stopped.
     enum EndReason: String {
@@ -17,28 +23,32 @@ final class StreamFollower {
         case error
     }
 
+    /// The parser's cap on packet-table entries (seek indexes, MP4/CAF tables) while following: 1 Mi
+    /// entries, about 2-10 MiB, against a file's 16 Mi.
+    static let maxPacketTableEntries = 1 << 20
+    /// ICY title changes waiting for the packet where they take effect, at most.
+    static let maxPendingTitles = 16
+
     private let input: HTTPInput
-    private let parser = AudioStreamParser()
+    private let parser = AudioStreamParser(
+        options: ParserOptions(limits: ParserLimits(maxPacketTableEntries: StreamFollower.maxPacketTableEntries)))
     private let json: Bool
     private let printPackets: Bool
-    private let maxSeconds: Double?
     private var out = StandardOutput()
     private var pendingTitles: [(metadata: ICYMetadata, audioOffset: Int64)] = []
-    private var lastTitle: ICYMetadata?
-    private var titlesSeen = 0
     private var nextPacket: Int64 = 0
     private var frames: Int64 = 0
-    private let started = MonotonicClock.now()
     /// When the request was sent, and when the first packet was parsed (time to first packet).
     private let requested: Double
     private var firstPacketAt: Double?
 
-    init(input: HTTPInput, json: Bool, packets: Bool, maxSeconds: Double?, requested: Double = MonotonicClock.now()) {
+    /// - Parameter requested: when the request was sent (`MonotonicClock` seconds); `input.deadline` is the
+    ///   `--max-seconds` deadline.
+    init(input: HTTPInput, json: Bool, packets: Bool, requested: Double = MonotonicClock.now()) {
         self.input = input
         self.requested = requested
         self.json = json
         self.printPackets = packets
-        self.maxSeconds = maxSeconds
         parser.propertyListener = { [unowned self] parser, id in
             switch id {
             case .readyToProducePackets: printFormat(parser)
@@ -47,14 +57,16 @@ final class StreamFollower {
             }
         }
         parser.packetsHandler = { [unowned self] batch in handle(batch) }
+        input.onTitle = { [unowned self] metadata, offset in
+            if pendingTitles.count >= Self.maxPendingTitles {
+                printTitle(pendingTitles.removeFirst().metadata, atPacket: nextPacket)
+            }
+            pendingTitles.append((metadata, offset))
+        }
     }
 
     /// Follows the stream; returns the exit status (0, or 1 after an error).
     func run() -> Int32 {
-        Platform.catchInterrupts()
-        defer { Platform.restoreInterrupts() }
-        input.deadline = maxSeconds.map { started + $0 }
-        input.stop = { Platform.interruptRequested }
         printStream()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var lastProgress = MonotonicClock.now()
@@ -63,7 +75,6 @@ final class StreamFollower {
         do {
             while true {
                 let n = try buffer.withUnsafeMutableBytes { raw throws(InputError) in try input.read(into: raw) }
-                collectTitles()
                 if n == 0 { break }
                 try parser.parse(buffer[0..<n])
                 if MonotonicClock.now() - lastProgress >= 1 {
@@ -94,27 +105,13 @@ final class StreamFollower {
         printEnd(reason, failure: failure)
         out.flush()
         if let failure {
-            StandardOutput.writeError(failure.line + "\n")
+            StandardOutput.writeErrorLine(failure.line)
             return 1
         }
         return 0
     }
 
     // MARK: Titles
-
-    /// Moves the titles the input read since the last call to the pending list (unchanged repeats
-    /// dropped).
-    private func collectTitles() {
-        let titles = input.titles
-        while titlesSeen < titles.count {
-            let title = titles[titlesSeen]
-            titlesSeen += 1
-            if title.metadata != lastTitle {
-                lastTitle = title.metadata
-                pendingTitles.append(title)
-            }
-        }
-    }
 
     /// Prints each packet (with `--packets`) and, before the first packet at or after a pending
     /// title's audio offset, the title.
@@ -136,7 +133,7 @@ final class StreamFollower {
                         ("size", .int(Int64(d.dataByteSize))), ("frames", .int(packetFrames)),
                     ])
                 } else {
-                    out.write("Packet        \(index) @\(offset) size \(d.dataByteSize) frames \(packetFrames)\n")
+                    text("Packet        \(index) @\(offset) size \(d.dataByteSize) frames \(packetFrames)")
                 }
             }
             frames += packetFrames
@@ -145,7 +142,6 @@ final class StreamFollower {
     }
 
     private func flushTitles() {
-        collectTitles()
         for title in pendingTitles { printTitle(title.metadata, atPacket: nextPacket) }
         pendingTitles.removeAll()
     }
@@ -166,9 +162,9 @@ final class StreamFollower {
                 ("icyName", name.map { .string($0) } ?? .null),
             ])
         } else {
-            out.write("Stream        \(input.url.absoluteString)\n")
-            if let interval = input.metaInterval { out.write("ICY metadata  every \(interval) bytes\n") }
-            if let name { out.write("Station       \(name)\n") }
+            text("Stream        \(input.url.absoluteString)")
+            if let interval = input.metaInterval { text("ICY metadata  every \(interval) bytes") }
+            if let name { text("Station       \(name)") }
         }
         out.flush()
     }
@@ -186,9 +182,9 @@ final class StreamFollower {
                 ("dataOffset", parser.dataOffset.map { .int($0) } ?? .null),
             ])
         } else if let format {
-            out.write(
+            text(
                 "Format        \(type ?? "?") '\(format.formatID)', \(format.sampleRate) Hz, "
-                    + "\(format.channelsPerFrame) ch\n")
+                    + "\(format.channelsPerFrame) ch")
         }
         out.flush()
     }
@@ -202,7 +198,7 @@ final class StreamFollower {
             ])
         } else {
             let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
-            out.write("Title         \(metadata.streamTitle ?? metadata.description)  (packet \(packet), \(at))\n")
+            text("Title         \(metadata.streamTitle ?? metadata.description)  (packet \(packet), \(at))")
         }
         out.flush()
     }
@@ -219,7 +215,7 @@ final class StreamFollower {
             ])
         } else {
             let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
-            out.write("Metadata      title \(title.map { "'\($0)'" } ?? "none")  (packet \(nextPacket), \(at))\n")
+            text("Metadata      title \(title.map { "'\($0)'" } ?? "none")  (packet \(nextPacket), \(at))")
         }
         out.flush()
     }
@@ -232,7 +228,7 @@ final class StreamFollower {
             ])
         } else {
             let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
-            out.write("Progress      \(nextPacket) packets, \(at), \(input.bodyBytes) bytes received\n")
+            text("Progress      \(nextPacket) packets, \(at), \(input.bodyBytes) bytes received")
         }
         out.flush()
     }
@@ -255,9 +251,15 @@ final class StreamFollower {
             line(members)
         } else {
             let at = seconds.map { InspectionReport.fixed3($0) + " s" } ?? "?"
-            out.write(
-                "End           \(reason.rawValue): \(nextPacket) packets, \(parser.parsedByteCount) bytes, \(at)\n")
+            text("End           \(reason.rawValue): \(nextPacket) packets, \(parser.parsedByteCount) bytes, \(at)")
         }
+    }
+
+    /// Writes one text line, sanitized for the terminal (titles, station names and URLs come from the
+    /// server).
+    private func text(_ line: String) {
+        out.write(TerminalText.sanitized(line))
+        out.write("\n")
     }
 
     /// Writes one JSON object on one line.

@@ -1,3 +1,4 @@
+import AudioInspectCommon
 import AudioStreamParsing
 
 /// The human-readable summary printed by `audioinspect FILE`.
@@ -91,13 +92,13 @@ extension InspectionReport {
         }
         let m = metadata ?? AudioMetadata()
         let info = m.info.map { (key: $0.key.rawValue, value: $0.value) }.sorted { Self.byteOrder($0.key, $1.key) }
-        add("Info", info.map { "\($0.key): \(Self.oneLine($0.value))" })
-        add("Tags", m.tags.map { "[\($0.source)] \($0.key) = \(Self.oneLine($0.value))" })
+        add("Info", info.map { "\($0.key): \($0.value)" })
+        add("Tags", m.tags.map { "[\($0.source)] \($0.key) = \($0.value)" })
         add("Artwork", m.artwork.map { "\($0.mimeType), picture type \($0.pictureType), \($0.data.count) bytes" })
         add(
             "Chapters",
             m.chapters.map { c in
-                "\(Self.fixed3(c.startSeconds)) – \(c.endSeconds.map(Self.fixed3) ?? "?") s: \(Self.oneLine(c.title))"
+                "\(Self.fixed3(c.startSeconds)) – \(c.endSeconds.map(Self.fixed3) ?? "?") s: \(c.title)"
             })
         var notes = diagnostics.map { "at \($0.byteOffset): \($0.message)" }
         if diagnosticCount > diagnostics.count { notes.append("… and \(diagnosticCount - diagnostics.count) more") }
@@ -110,7 +111,11 @@ extension InspectionReport {
         for (label, values) in lines {
             for (i, value) in values.enumerated() {
                 let head = i == 0 ? label : ""
-                output.write(head + String(repeating: " ", count: max(1, width - head.count)) + value + "\n")
+                // Every value goes through the one terminal sanitizer (tags, titles, paths and reasons come
+                // from the input).
+                output.write(
+                    head + String(repeating: " ", count: max(1, width - head.count)) + TerminalText.sanitized(value)
+                        + "\n")
             }
         }
         if includePackets, let runs = packets {
@@ -206,20 +211,6 @@ extension InspectionReport {
     static func hex32(_ v: UInt32) -> String {
         let s = String(v, radix: 16, uppercase: true)
         return "0x" + String(repeating: "0", count: max(0, 8 - s.count)) + s
-    }
-
-    /// A value on one line: newlines and tabs shown as `\n`, `\t`.
-    static func oneLine(_ s: String) -> String {
-        var out = ""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     private static func pad(_ s: String, _ width: Int) -> String {

@@ -36,4 +36,18 @@ struct AllFixturesJSONTests {
             Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.failure == nil ? [] : ["error"])
         #expect(keys == expected)
     }
+
+    /// The file path (mapped windows, repositioned for an MP4 `moov` at the end, checked for a file that
+    /// shrank after every window) gives the same document as the bytes from memory.
+    @Test("a file read from disk prints the same JSON as its bytes from memory", arguments: fixtures)
+    func sameJSONFromTheFile(_ path: String) throws {
+        let bytes = try Fixtures.bytes(path)
+        let options = InspectOptions(collectPackets: true)
+        let memory = Inspector.inspect(bytes: bytes, source: path, options: options)
+        let file = Inspector.inspect(path: FixtureCatalog.fixture(path).absolutePath, options: options)
+        #expect(file.failure == memory.failure)
+        var relabelled = file
+        relabelled.source = path
+        #expect(relabelled.jsonText == memory.jsonText)
+    }
 }

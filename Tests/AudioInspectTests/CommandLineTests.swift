@@ -1,5 +1,6 @@
 import Testing
 
+@testable import AudioInspectCommon
 @testable import audioinspect
 
 /// The hand-written command line (`CommandLineOptions`) and URL parser (`WebURL`) of `audioinspect`.
@@ -68,9 +69,32 @@ struct CommandLineTests {
     @Test("redirect locations resolve against the request URL (RFC 3986 §5.2)")
     func redirects() throws {
         let base = try #require(WebURL(string: "http://h:8080/a/b.mp3?q"))
-        #expect(base.resolving("https://other/x")?.absoluteString == "https://other/x")
-        #expect(base.resolving("//cdn/y")?.absoluteString == "http://cdn/y")
-        #expect(base.resolving("/z")?.absoluteString == "http://h:8080/z")
-        #expect(base.resolving("c.mp3")?.absoluteString == "http://h:8080/a/c.mp3")
+        func target(_ location: String) -> String? { try? base.resolving(location).get().absoluteString }
+        #expect(target("https://other/x") == "https://other/x")
+        #expect(target("//cdn/y") == "http://cdn/y")
+        #expect(target("/z") == "http://h:8080/z")
+        #expect(target("c.mp3") == "http://h:8080/a/c.mp3")
+    }
+
+    /// Redirect targets and URLs are validated (issue 21, defect 4): only http and https (a `file:` or
+    /// `ftp:` target is refused, not taken as a relative path), printable ASCII only (a space, a bare LF
+    /// or CR, a control character or DEL could end the request line or start a header), a valid host.
+    @Test("redirect targets that are refused")
+    func refusedRedirects() throws {
+        let base = try #require(WebURL(string: "http://h/a/b.mp3"))
+        for location in [
+            "file:///etc/passwd", "file:/etc/passwd", "ftp://h/x", "data:audio/mpeg,x", "javascript:x",
+            "/next\nX-Injected: yes", "/next\r\nX-Injected: yes", "/a b", "/a\u{7F}", "/caf\u{E9}", "",
+            "http://ho st/", "http://h\u{1B}[2J/", "http://[::1/", "http://h:99999/",
+        ] {
+            guard case .failure(let refused) = base.resolving(location) else {
+                Issue.record("\(location.debugDescription) was followed")
+                continue
+            }
+            #expect(!refused.reason.isEmpty)
+        }
+        #expect(WebURL.problem(with: "ftp://h/x") == "uses the scheme 'ftp' (only http and https are fetched)")
+        #expect(WebURL(string: "http://h/a b") == nil)
+        #expect(WebURL(string: "http://h/\u{0A}") == nil)
     }
 }

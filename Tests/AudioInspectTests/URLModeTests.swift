@@ -143,7 +143,7 @@ struct URLModeTests {
     }
 
     /// `Transfer-Encoding: chunked` bodies (chunk sizes 1 to 997 bytes, one with an extension) are
-    /// decoded by the socket client: the document equals the file's.
+    /// decoded by the HTTP stack: the document equals the file's.
     @Test("Chunked transfer encoding")
     func chunkedBody() throws {
         let bytes = try FixtureCatalog.fixture("mpeg/mp3-44100-2ch-concat.mp3").bytes()
