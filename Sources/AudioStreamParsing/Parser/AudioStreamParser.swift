@@ -539,8 +539,9 @@ public final class AudioStreamParser {
     public var restrictsRandomAccess: Bool? { properties.restrictsRandomAccess }
     /// `rqof` (private to this library): the absolute offset to feed from next, when
     /// `ParserOptions.allowsByteRangeRequests` is set and the parser needs bytes elsewhere (an MP4 `moov`
-    /// after the media data, then the media data again). Feed from there with `.discontinuity`; an offset
-    /// ahead of what was fed may also be reached by feeding on without the flag.
+    /// after the media data, then the media data again; a CAF `pakt` after the audio data, then the
+    /// audio). Feed from there with `.discontinuity`; an offset ahead of what was fed may also be reached
+    /// by feeding on without the flag.
     public var requestedByteOffset: Int64? { properties.requestedByteOffset }
     /// The offset of a byte request the caller has not yet followed (`requestedByteOffset` stays cached
     /// after it was followed; this is `nil` then). Used by the async adapter.

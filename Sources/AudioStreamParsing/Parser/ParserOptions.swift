@@ -7,16 +7,16 @@ public struct ParserOptions: Sendable {
     /// Default: 64 KiB.
     public var detectionLookahead: Int
     /// The caller can feed the stream from any byte offset (a file, or HTTP range requests). A parser
-    /// that needs bytes elsewhere (an MP4 `moov` after the media data) then announces
-    /// `requestedByteOffset`; the caller feeds from that offset with `.discontinuity` (an offset ahead
-    /// of the current position may also be reached by feeding on). Default: false (such files throw
-    /// `notOptimized`, as Apple's parser does).
+    /// that needs bytes elsewhere (an MP4 `moov` after the media data, a CAF `pakt` after the audio data)
+    /// then announces `requestedByteOffset`; the caller feeds from that offset with `.discontinuity` (an
+    /// offset ahead of the current position may also be reached by feeding on). Default: false (such
+    /// files throw `notOptimized`, as Apple's parser does).
     public var allowsByteRangeRequests: Bool
     /// For a pure stream without range access: how many bytes of media data that precede the
-    /// information needed to delimit their packets (an MP4 `mdat` before the `moov`) the parser may hold
-    /// back, to produce every packet once that information arrives. The bytes held also count against
-    /// `limits.maxBufferedBytes`. Beyond it the parser throws `notOptimized`, with the offset it
-    /// would need in the error. Default: 0 (never hold media back).
+    /// information needed to delimit their packets (an MP4 `mdat` before the `moov`, a CAF `data` chunk
+    /// before its `pakt`) the parser may hold back, to produce every packet once that information
+    /// arrives. The bytes held also count against `limits.maxBufferedBytes`. Beyond it the parser throws
+    /// `notOptimized`, with the offset it would need in the error. Default: 0 (never hold media back).
     public var bufferUnparsedMediaUpTo: Int
     /// In a multi-track container (MP4), the ID of the audio track to parse (`TrackInfo.id`); `nil`: the
     /// first audio track. A track ID that names no audio track throws `unsupportedDataFormat`. Default: nil.

@@ -133,7 +133,7 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
 
         /// The absolute offset the parser asked to be fed from and that was not followed yet
         /// (``ParserOptions/allowsByteRangeRequests``; an MP4 `moov` after its `mdat`, then the media data
-        /// again). It is first reported as `.property(.requestedByteOffset(offset))`.
+        /// again; a CAF `pakt` after its `data` chunk, then the `data` chunk). It is first reported as `.property(.requestedByteOffset(offset))`.
         public var pendingByteRequest: Int64? { session.pendingByteRequest }
 
         /// Follows the parser's byte request with a new source.

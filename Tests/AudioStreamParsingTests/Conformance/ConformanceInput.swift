@@ -4,10 +4,11 @@ import AudioStreamTestSupport
 /// The bytes the conformance, chunking, order and seek tests parse for a fixture.
 ///
 /// Normally the fixture itself. The exception: CAF files whose `pakt` chunk follows the `data` chunk
-/// (ffmpeg 5.1 writes every VBR CAF that way). The CAF parser follows Apple's AudioFileStream there and
-/// stops with `optm` at the data chunk (docs/formats/caf.md, "pakt after data: optm"): a stream cannot go
-/// back for the packet table. ffprobe reads them because it can seek. For those, the tests check the
-/// `optm` (`FixtureConformanceTests.packetTableAfterDataStopsWithNotOptimized`) and then parse the same
+/// (ffmpeg 5.1 writes every VBR CAF that way). With default options the CAF parser follows Apple's
+/// AudioFileStream there and stops with `optm` (docs/formats/caf.md, "pakt after data"): a stream cannot
+/// go back for the packet table. (With `allowsByteRangeRequests` or `bufferUnparsedMediaUpTo` it reads
+/// them: `CAFTableAfterDataTests` compares those runs with the oracle directly.) For the default run, the
+/// tests check the `optm` (`FixtureConformanceTests.packetTableAfterDataStopsWithNotOptimized`) and then parse the same
 /// file with the `pakt` chunk moved before the `data` chunk, comparing with the oracle shifted by the
 /// moved chunk's length — so every packet is still checked against ffprobe.
 enum ConformanceInput {

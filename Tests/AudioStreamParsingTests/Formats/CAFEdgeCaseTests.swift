@@ -326,10 +326,26 @@ struct CAFPacketTableTests {
 
     @Test func tableAfterDataIsNotOptimized() {
         let pakt = B.pakt(packets: 1, valid: 1024, priming: 0, remainder: 0, entries: [0x64])
-        let log = cafVerified(cafHead(B.aacDesc) + B.chunk("data", B.data(B.pattern(100))) + B.chunk("pakt", pakt))
+        let file = cafHead(B.aacDesc) + B.chunk("data", B.data(B.pattern(100))) + B.chunk("pakt", pakt)
+        let log = cafVerified(file)
         #expect(log.error?.code == .notOptimized)
-        #expect(log.error?.byteOffset == 52)
+        // Where the table is needed: the end of the data chunk (52 + 12-byte header + 4-byte edit count + 100).
+        #expect(log.error?.byteOffset == 168)
         #expect(log.propertyOrder == [.fileFormat, .dataFormat])  // no format list: the header was not published
+
+        // Read ahead (range requests, or holding the audio): the one 100-byte packet after the edit count.
+        let (requested, _, failures) = RangeRequestRunner.verify(
+            file, options: ParserOptions(allowsByteRangeRequests: true))
+        let held = cafVerified(file, options: ParserOptions(bufferUnparsedMediaUpTo: 1000))
+        #expect(failures.isEmpty, "\(failures)")
+        for log in [requested, held] {
+            #expect(log.error == nil)
+            #expect(log.packets.map { $0.offset } == [68])
+            #expect(log.packets.map { $0.size } == [100])
+            #expect(
+                cafLast(log, .packetTableInfo)
+                    == .packetTableInfo(PacketTableInfo(numberValidFrames: 1024, primingFrames: 0, remainderFrames: 0)))
+        }
     }
 
     @Test func truncatedVariableDataAnnouncesTheRealCounts() {

@@ -221,14 +221,16 @@ struct CAFVariableFixtureTests {
         "caf/opus-48000-2ch.caf", "caf/mp3-44100-2ch.caf",
     ]
 
-    @Test("ffmpeg writes pakt after data: optm at the data chunk, format announced first", arguments: ffmpegFiles)
+    @Test(
+        "ffmpeg writes pakt after data: optm at the end of the data chunk, format announced first",
+        arguments: ffmpegFiles)
     func packetTableAfterDataIsNotOptimized(_ file: String) throws {
         let oracle = try CAFOracle(file)
         let log = cafVerified(try CAFFixtures.bytes(file))
         let error = try #require(log.error)
         #expect(error.code == .notOptimized)
-        // The data chunk header is 16 bytes before the first audio byte (12 + 4-byte edit count).
-        #expect(error.byteOffset == oracle.firstPos - 16)
+        // At the end of the data chunk, where the table is needed: the first audio byte + the audio bytes.
+        #expect(error.byteOffset == oracle.firstPos + oracle.bytes)
         #expect(dataFormat(log) != nil)
         #expect(!log.entries.contains { if case .property(.readyToProducePackets) = $0 { true } else { false } })
         #expect(log.packetCount == 0)

@@ -28,19 +28,11 @@ extension CAFParser {
                 .invalidFile, Self.data, "chunk is \(header.signedSizeField) bytes; its edit count needs 4")
         }
         if !description.hasConstantPackets && table == nil {
-            // Tell the listener what the stream is before failing (Apple's parser has announced the
-            // format by the time it reports optm).
-            for value in describingValues().sorted(by: { $0.announcementOrder < $1.announcementOrder }) {
-                context.announce(value)
+            if audioBeforeTableChunk != nil {
+                context.diagnose(.duplicateStructure, at: chunkStart, Self.data, "a second 'data' chunk is ignored")
+                return walker.skip(header, &context)
             }
-            if runsToEndOfStream {
-                throw context.error(
-                    .invalidFile, Self.data,
-                    "variable-size packets need a 'pakt' chunk before a data chunk of unknown size")
-            }
-            throw context.error(
-                .notOptimized, Self.data,
-                "the packet table ('pakt') is not before the audio data; packets cannot be delimited")
+            if let step = try audioBeforeTable(&context, header) { return step }
         }
         let headerBytes = header.headerByteCount + 4
         guard context.window.readable >= headerBytes else { return .needMoreData(atLeast: headerBytes) }
@@ -65,7 +57,7 @@ extension CAFParser {
     }
 
     /// The properties that describe the stream (format, cookie, layout, metadata).
-    private func describingValues() -> [AudioStreamPropertyValue] {
+    func describingValues() -> [AudioStreamPropertyValue] {
         var values: [AudioStreamPropertyValue] = []
         if let streamDescription { values.append(.dataFormat(streamDescription)) }
         if let magicCookie { values.append(.magicCookie(magicCookie)) }
@@ -210,6 +202,7 @@ extension CAFParser {
         case .fileHeader:
             throw context.error(.invalidFile, caf, "stream ends inside the file header")
         case .chunks, .packetTable:
+            if let data = audioBeforeTableChunk { throw streamEndsBeforeTable(&context, data) }
             let incomplete: ChunkHeader?
             if case .chunks = state {
                 switch walker.state {

@@ -61,16 +61,39 @@ extension CAFParser {
         _ context: inout ParseContext, _ progress: PacketTableProgress
     ) throws(AudioStreamError) -> ParseStep {
         var progress = progress
-        guard progress.keepsEntries, let reader = table.map({ EntryReader(table: $0) }) else {
+        guard progress.keepsEntries, table != nil else {
             // Constant-size formats: entries have no fields, so every byte after the header is tail.
             return stepPacketTableTail(&context, progress)
         }
-        // Decode entries at increasing offsets from the position, then consume them in one go.
+        let decoded = try decodeEntries(&context, at: 0, &progress)
+        context.window.consume(decoded)
+        if progress.entriesLeft > 0 {
+            if progress.bytesLeft > 0 {
+                state = .packetTable(progress)
+                return decoded > 0 ? .continue : .needMoreData(atLeast: context.window.readable + 1)
+            }
+            diagnoseMissingEntries(&context, progress)
+            return endPacketTable(&context)
+        }
+        return stepPacketTableTail(&context, progress)
+    }
+
+    /// Decodes the entries readable from `base` bytes after the position (without consuming them) and
+    /// appends them to `table`, counting them off `progress`; returns the bytes they take.
+    ///
+    /// - Throws: `invalidFile` for an entry that cannot be decoded or totals that overflow,
+    ///   `limitExceeded` beyond `maxPacketTableEntries` or `maxPacketBytes`.
+    mutating func decodeEntries(
+        _ context: inout ParseContext, at base: Int, _ progress: inout PacketTableProgress
+    ) throws(AudioStreamError) -> Int {
+        guard let reader = table.map({ EntryReader(table: $0) }) else { return 0 }
         var offset = 0
         while progress.entriesLeft > 0 && progress.bytesLeft - Int64(offset) > 0 {
-            let entryStart = context.window.position + Int64(offset)
+            let entryStart = context.window.position + Int64(base + offset)
             let chunkBytes = progress.bytesLeft - Int64(offset)
-            guard let entry = try reader.peekEntry(&context, at: offset, chunkBytes: chunkBytes, entryStart: entryStart)
+            guard
+                let entry = try reader.peekEntry(
+                    &context, at: base + offset, chunkBytes: chunkBytes, entryStart: entryStart)
             else { break }
             guard table?.count ?? 0 < context.limits.maxPacketTableEntries else {
                 throw context.error(
@@ -84,21 +107,23 @@ extension CAFParser {
             offset += entry.byteCount
             progress.entriesLeft -= 1
         }
-        context.window.consume(offset)
         progress.bytesLeft -= Int64(offset)
-        if progress.entriesLeft > 0 {
-            if progress.bytesLeft > 0 {
-                state = .packetTable(progress)
-                return offset > 0 ? .continue : .needMoreData(atLeast: context.window.readable + 1)
-            }
-            let found = table?.count ?? 0
-            context.diagnose(
-                .inconsistentValues, at: progress.chunkStart, PacketTableChunk.structure,
-                "mNumberPackets is \(Int64(found) + progress.entriesLeft) but the chunk holds \(found) entries")
-            endPacketTable(&context)
-            return .continue
-        }
-        return stepPacketTableTail(&context, progress)
+        return offset
+    }
+
+    /// The chunk ended before `mNumberPackets` entries.
+    func diagnoseMissingEntries(_ context: inout ParseContext, _ progress: PacketTableProgress) {
+        let found = table?.count ?? 0
+        context.diagnose(
+            .inconsistentValues, at: progress.chunkStart, PacketTableChunk.structure,
+            "mNumberPackets is \(Int64(found) + progress.entriesLeft) but the chunk holds \(found) entries")
+    }
+
+    /// Non-zero bytes after the last entry (reported once the tail is consumed or looked at).
+    func diagnoseTail(_ context: inout ParseContext, _ progress: PacketTableProgress) {
+        context.diagnose(
+            .junkSkipped, at: progress.chunkStart, PacketTableChunk.structure,
+            "\(progress.tailByteCount ?? 0) bytes after the last entry ignored")
     }
 
     /// The bytes after the last declared entry: zero bytes are padding (libsndfile leaves some); any
@@ -122,19 +147,16 @@ extension CAFParser {
             state = .packetTable(progress)
             return n > 0 ? .continue : .needMoreData(atLeast: 1)
         }
-        endPacketTable(&context)
-        if progress.tailHasData {
-            context.diagnose(
-                .junkSkipped, at: progress.chunkStart, PacketTableChunk.structure,
-                "\(progress.tailByteCount ?? 0) bytes after the last entry ignored")
-        }
-        return .continue
+        if progress.tailHasData { diagnoseTail(&context, progress) }
+        return endPacketTable(&context)
     }
 
-    /// The walk goes on after the `pakt` chunk (CAF chunks are not padded).
-    private mutating func endPacketTable(_ context: inout ParseContext) {
+    /// The walk goes on after the `pakt` chunk (CAF chunks are not padded), or, when the audio data came
+    /// before the table and was passed over, goes back for it (`requestAudioBeforeTable`).
+    private mutating func endPacketTable(_ context: inout ParseContext) -> ParseStep {
         walker.endChunk(at: context.window.position, declaredSize: 0)
         state = .chunks
+        return requestAudioBeforeTable(&context)
     }
 
     /// The packet table info of a constant-size format (its nominal frames are `mNumberPackets` ×
@@ -161,7 +183,7 @@ extension CAFParser {
 }
 
 /// Decodes one `pakt` entry (a size and/or a frame count) from the window.
-private struct EntryReader {
+struct EntryReader {
     let hasVariableSizes: Bool
     let hasVariableFrames: Bool
     let constantSize: Int64

@@ -17,10 +17,12 @@
 /// readable, after `dataFormat`, `magicCookie`, `channelLayout`, the counts and sizes,
 /// `packetTableInfo` and `metadata` known from the chunks before it.
 ///
-/// Variable-size formats (AAC, ALAC, Opus, FLAC, MP3 in CAF) need the `pakt` chunk before `data`: a
-/// `data` chunk of known size reached without it throws `notOptimized` (`optm`), as Apple's parser
-/// does (the table may follow the audio, but a stream cannot go back for the packets); a `data` chunk
-/// of unknown size (-1) must be the last chunk, so the table can never come: `invalidFile`.
+/// Variable-size formats (AAC, ALAC, Opus, FLAC, MP3 in CAF) need the `pakt` chunk to delimit their
+/// packets. When it follows the audio data (ffmpeg's layout), the parser looks ahead for it within
+/// `ParserOptions.bufferUnparsedMediaUpTo`, or asks for it with a byte range request
+/// (`ParserOptions.allowsByteRangeRequests`), or else throws `notOptimized` (`optm`) as Apple's parser
+/// does (`CAFParser+TableAfterData.swift`); a `data` chunk of unknown size (-1) must be the last chunk,
+/// so the table can never come: `invalidFile`.
 ///
 /// What `finish` does: throws `invalidFile` when the stream ended before the audio data; otherwise
 /// drops a partial last packet with a diagnostic and announces the real byte and packet counts when
@@ -28,9 +30,9 @@
 struct CAFParser: FormatParser, ChunkContainerParser {
     /// Detects `caff` at the start of the stream (the version is checked by the parser, so a file of
     /// another version gets a clear error instead of `typ?`).
-    static let probe = FormatProbe(fileTypes: [.caf]) { window, _ in
+    static let probe = FormatProbe(fileTypes: [.caf]) { window, options in
         switch FormatProbe.matches(window, "caff") {
-        case .some(true): return .match(.caf, CAFParser())
+        case .some(true): return .match(.caf, CAFParser(options: options))
         case .some(false): return .noMatch
         case .none: return .needMoreData(atLeast: 4)
         }
@@ -109,8 +111,20 @@ struct CAFParser: FormatParser, ChunkContainerParser {
     var finishedPacketCount: Int64?
     /// Where to continue after a discontinuity inside the audio data (a packet boundary).
     var resumeAt: Int64?
+    /// `ParserOptions.bufferUnparsedMediaUpTo` and `allowsByteRangeRequests`: how a packet table after
+    /// the audio data is reached (`CAFParser+TableAfterData.swift`).
+    let bufferUnparsedMediaUpTo: Int
+    let allowsByteRangeRequests: Bool
+    /// The `data` chunk passed over (by a byte range request) to read the packet table after it.
+    var audioBeforeTableChunk: ChunkHeader?
+    /// Chunks read ahead of the audio data (the packet table after it): not read again when the walk
+    /// reaches them.
+    var chunksReadAhead: Range<Int64>?
 
-    init() {}
+    init(options: ParserOptions = ParserOptions()) {
+        bufferUnparsedMediaUpTo = options.bufferUnparsedMediaUpTo
+        allowsByteRangeRequests = options.allowsByteRangeRequests
+    }
 
     // MARK: Stepping
 
@@ -148,6 +162,7 @@ struct CAFParser: FormatParser, ChunkContainerParser {
     mutating func handle(
         _ chunk: ChunkHeader, _ role: CAFChunkType.Role, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
+        if let ahead = chunksReadAhead, ahead.contains(chunk.offset) { return walker.skip(chunk, &context) }
         switch role {
         case .audioDescription:
             return try readAudioDescription(&context, chunk)

@@ -67,21 +67,22 @@ struct ChunkHeader: Hashable, Sendable {
         return bodyStart + Int64(size)
     }
 
-    /// Decodes the header at the window's position, or `nil` while not all of it is readable. The
-    /// body sizes are the size field's plain reading (checked and adjusted by `ChunkWalker`).
-    static func peek(_ window: InputWindow, _ layout: ChunkLayout) -> ChunkHeader? {
-        guard let id = peekID(window, at: 0, layout) else { return nil }
+    /// Decodes the header `ahead` bytes after the window's position (default: at it), or `nil` while not
+    /// all of it is readable. The body sizes are the size field's plain reading (checked and adjusted by
+    /// `ChunkWalker`).
+    static func peek(_ window: InputWindow, at ahead: Int = 0, _ layout: ChunkLayout) -> ChunkHeader? {
+        guard let id = peekID(window, at: ahead, layout) else { return nil }
         let field: UInt64
         if layout.sizeByteCount == 4 {
             guard
                 let size = window.peekInteger(
-                    at: layout.idByteCount, as: UInt32.self, endianness: layout.sizeEndianness)
+                    at: ahead + layout.idByteCount, as: UInt32.self, endianness: layout.sizeEndianness)
             else { return nil }
             field = UInt64(size)
         } else {
             guard
                 let size = window.peekInteger(
-                    at: layout.idByteCount, as: UInt64.self, endianness: layout.sizeEndianness)
+                    at: ahead + layout.idByteCount, as: UInt64.self, endianness: layout.sizeEndianness)
             else { return nil }
             field = size
         }
@@ -92,7 +93,7 @@ struct ChunkHeader: Hashable, Sendable {
             body = field >= UInt64(layout.headerByteCount) ? field - UInt64(layout.headerByteCount) : nil
         }
         return ChunkHeader(
-            id: id, offset: window.position, headerByteCount: layout.headerByteCount, sizeField: field,
+            id: id, offset: window.position + Int64(ahead), headerByteCount: layout.headerByteCount, sizeField: field,
             declaredSize: body)
     }
 

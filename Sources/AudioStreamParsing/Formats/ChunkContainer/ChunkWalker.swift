@@ -379,6 +379,13 @@ extension ChunkWalker where Container: ChunkContainer {
         state = .ignoringRest(IgnoredBytes(start: start, reason: reason))
     }
 
+    /// The walk goes on at the chunk header at `offset` (where the format asked the caller to feed from
+    /// with a byte range request).
+    mutating func restart(at offset: Int64) {
+        state = .header(at: offset)
+        checkedHeader = nil
+    }
+
     /// The chunk boundaries are lost (a discontinuity before the audio): the next step throws
     /// `discontinuityCantRecover`.
     mutating func lose() {
