@@ -202,12 +202,15 @@ struct AsyncStreamingTests {
         #expect(after.map(\.size) == all[Int(packet)...].map(\.size))
     }
 
-    /// An MP4 with the `moov` after the `mdat`, through the async adapter with byte requests: every
-    /// `.property(.requestedByteOffset)` is followed with a new source from that offset, and the packets
-    /// equal ffprobe's (the committed oracle), though the media data was skipped the first time.
-    @Test("followByteRequest streams a moov-at-end MP4 from the requested offsets")
-    func followsByteRequests() async throws {
-        let fixture = FixtureCatalog.fixture("mp4/aac-44100-2ch-moov-end.m4a")
+    /// An MP4 with the `moov` after the `mdat`, and CAF files with the `pakt` after the `data` chunk,
+    /// through the async adapter with byte requests: every `.property(.requestedByteOffset)` is followed
+    /// with a new source from that offset, and the packets equal ffprobe's (the committed oracle), though
+    /// the media data was skipped the first time.
+    @Test(
+        "followByteRequest streams a moov-at-end MP4 and a pakt-after-data CAF from the requested offsets",
+        arguments: ["mp4/aac-44100-2ch-moov-end.m4a", "caf/alac-44100-2ch.caf", "caf/opus-48000-2ch.caf"])
+    func followsByteRequests(_ path: String) async throws {
+        let fixture = FixtureCatalog.fixture(path)
         let bytes = try fixture.bytes()
         let oracle = try fixture.oracle()
         var options = ParserOptions()
@@ -240,7 +243,7 @@ struct AsyncStreamingTests {
             #expect(requests.count <= 4)
         }
         #expect(sawEnd)
-        #expect(requests.count == 2)  // the moov after the mdat, then the mdat again
+        #expect(requests.count == 2)  // the moov (pakt) after the mdat (data), then the mdat (data) again
         #expect(packets.map(\.offset) == oracle.packets.map { $0.pos ?? -1 })
         #expect(packets.map(\.size) == oracle.packets.map(\.size))
     }
