@@ -87,23 +87,56 @@ enum OggMapping {
         return headersComplete
     }
 
+    /// What `readHeader` made of a packet.
+    enum HeaderOutcome {
+        /// The packet was the header the mapping expected (or stood in for a lost one).
+        case header
+        /// The headers that carry only metadata were lost with damaged pages, and this packet is the first
+        /// audio packet: the mapping now counts its headers as complete; hand the packet out as audio.
+        case audio
+    }
+
     /// Takes one header packet after the identification packet. Oddities that do not stop the stream
     /// (a malformed comment block) are appended to `notes`, to be reported at the packet.
     ///
+    /// Pages lost before the headers were complete (`afterLostPages`) cost only the metadata when the
+    /// headers that went with them carried nothing else (docs/formats/ogg.md, "Damaged header pages"):
+    /// - Opus: a packet that is not OpusTags is the first audio packet (no tags).
+    /// - Vorbis: a setup header where the comment header was expected: an empty comment header stands in
+    ///   for the lost one (the magic cookie needs all three), then the setup header is read.
+    /// - FLAC: a frame (sync byte 0xFF) where a metadata block was expected: the blocks left are lost.
+    /// Each is a `damagedMetadata` note.
+    ///
     /// - Throws: when the packet is not the header the mapping expects next, or the Vorbis setup
     ///   header does not decode.
-    mutating func readHeader(_ packet: [UInt8], limits: ParserLimits, notes: inout [DiagnosticNote])
-        throws(StructureError)
-    {
+    mutating func readHeader(
+        _ packet: [UInt8], limits: ParserLimits, afterLostPages: Bool, notes: inout [DiagnosticNote]
+    ) throws(StructureError) -> HeaderOutcome {
         switch self {
         case .opus(let head, _, _):
             guard packet.starts(with: VorbisComment.Framing.opusTags.magic) else {
-                throw VorbisComment.Framing.opusTags.structure.invalid("second packet is not OpusTags")
+                let structure = VorbisComment.Framing.opusTags.structure
+                guard afterLostPages else { throw structure.invalid("second packet is not OpusTags") }
+                notes.append(
+                    DiagnosticNote(
+                        .damagedMetadata, structure, "OpusTags lost with damaged pages: no tags; the audio is kept"))
+                self = .opus(head: head, tagsRead: true, metadata: nil)
+                return .audio
             }
             let metadata = Self.comments(packet[...], .opusTags, limits, &notes)
             self = .opus(head: head, tagsRead: true, metadata: metadata)
         case .vorbis(var v):
             if v.packets.count == 1 {
+                if afterLostPages && VorbisIdentificationHeader.isHeader(packet[...], type: 5) {
+                    notes.append(
+                        DiagnosticNote(
+                            .damagedMetadata, VorbisComment.Framing.vorbisHeader.structure,
+                            "comment header lost with damaged pages: no tags; an empty comment header stands in "
+                                + "for it in the magic cookie"))
+                    v.packets.append(VorbisComment.emptyCommentHeader)
+                    self = .vorbis(v)
+                    return try readHeader(packet, limits: limits, afterLostPages: afterLostPages, notes: &notes)
+                }
                 guard VorbisIdentificationHeader.isHeader(packet[...], type: 3) else {
                     let comment = VorbisComment.Framing.vorbisHeader.structure
                     throw comment.invalid("second packet is not the comment header")
@@ -119,6 +152,15 @@ enum OggMapping {
             v.packets.append(packet)
             self = .vorbis(v)
         case .flac(let header, let blocksRead, var metadata):
+            if afterLostPages, packet.first == 0xFF, header.headerPacketCount != 0 {
+                notes.append(
+                    DiagnosticNote(
+                        .damagedMetadata, Structure("flac", "ogg"),
+                        "metadata blocks lost with damaged pages (\(blocksRead) of \(header.headerPacketCount) "
+                            + "read); the audio is kept"))
+                self = .flac(header: header, blocksRead: Int(header.headerPacketCount), metadata: metadata)
+                return .audio
+            }
             guard let first = packet.first, first & 0x7F != 0x7F, packet.count >= 4 else {
                 throw Structure("flac", "ogg").invalid("header packet is not a metadata block")
             }
@@ -143,6 +185,7 @@ enum OggMapping {
             }
             self = .flac(header: header, blocksRead: blocksRead + 1, metadata: metadata)
         }
+        return .header
     }
 
     /// A comment block's metadata; a block that cannot be read is a diagnostic, not an error.

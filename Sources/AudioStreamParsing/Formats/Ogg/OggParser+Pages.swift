@@ -359,7 +359,13 @@ extension OggParser {
             }
             var notes: [DiagnosticNote] = []
             var failure: StructureError?
-            do { try mapping.readHeader(bytes(p.size), limits: limits, notes: &notes) } catch { failure = error }
+            var outcome = OggMapping.HeaderOutcome.header
+            do {
+                outcome = try mapping.readHeader(
+                    bytes(p.size), limits: limits, afterLostPages: s.lostPages, notes: &notes)
+            } catch {
+                failure = error
+            }
             for note in notes { context.diagnose(note) }
             if let e = failure {
                 guard s.lostPages || dataOffset != nil else { throw context.error(e) }
@@ -373,7 +379,8 @@ extension OggParser {
                 return false
             }
             s.mapping = mapping
-            return false
+            // Headers lost with damaged pages: this packet is the first audio packet.
+            guard case .audio = outcome else { return false }
         }
         if case .none = s.clock, let mapping = s.mapping { s.clock = OggPacketClock(mapping) }
         var frames: Int64

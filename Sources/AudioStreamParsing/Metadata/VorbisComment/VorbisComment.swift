@@ -63,6 +63,11 @@ struct VorbisComment: Hashable, Sendable {
     /// The raw-tag source name.
     static let source = "vorbis"
 
+    /// A Vorbis comment header with an empty vendor string and no comments (16 bytes: the magic, two zero
+    /// lengths, the framing bit): what stands in for a comment header lost with damaged pages, so that a
+    /// decoder still gets the three headers it needs.
+    static let emptyCommentHeader: [UInt8] = Framing.vorbisHeader.magic + [0, 0, 0, 0] + [0, 0, 0, 0] + [1]
+
     /// The vendor string (the encoding library, e.g. "Xiph.Org libVorbis I 20200704").
     var vendor: String
     /// The number of comments the block declares.
