@@ -16,6 +16,9 @@ struct InspectionReport: Equatable {
         case parsedFrames
         /// `audioDataByteCount × 8 / bitRate × sampleRate`.
         case bitRate
+        /// A chained stream: the sum of its links' durations, each at its own sample rate
+        /// (`AudioStreamParser.links`).
+        case links
     }
 
     /// The stream's duration.
@@ -97,6 +100,25 @@ struct InspectionReport: Equatable {
     var failure: Failure?
     /// The tracks of a multi-track container (MP4), empty otherwise.
     var tracks: [TrackInfo] = []
+    /// The links of a chained stream (Ogg) when it has more than one, empty otherwise.
+    var links: [StreamLink] = []
+
+    /// A chained stream's duration: the sum of its links' (seconds, each at its own sample rate; frames,
+    /// summed over links of different rates, only count). `nil` unless there are several links and every
+    /// one has a duration.
+    static func chainDuration(_ links: [StreamLink], isComplete: Bool) -> Duration? {
+        guard links.count > 1 else { return nil }
+        var seconds = 0.0
+        var frames: Int64 = 0
+        for link in links {
+            guard let d = link.duration, let f = link.packetTableInfo?.numberValidFrames ?? link.frameCount else {
+                return nil
+            }
+            seconds += d
+            frames = frames.addingReportingOverflow(f).partialValue
+        }
+        return Duration(frames: frames, seconds: seconds, isEstimated: !isComplete, source: .links)
+    }
 
     /// The duration rule (documented in `docs/cli.md`):
     ///
@@ -346,6 +368,11 @@ final class Inspector {
         r.duration = InspectionReport.duration(
             packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: r.audioDataByteCount,
             bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)
+        let links = parser.links
+        if links.count > 1 {
+            r.links = links
+            if let total = InspectionReport.chainDuration(links, isComplete: r.isComplete) { r.duration = total }
+        }
         return r
     }
 }

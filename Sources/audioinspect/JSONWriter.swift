@@ -254,6 +254,31 @@ extension InspectionReport {
                         })
                 ))
         }
+        if !links.isEmpty {
+            members.append(
+                (
+                    "links",
+                    .array(
+                        links.map { link in
+                            .object([
+                                ("offset", .int(link.offset)), ("firstPacket", .int(link.firstPacketIndex)),
+                                ("dataFormat", .object(Self.members(of: link.streamDescription))),
+                                ("durationSeconds", link.duration.map { .double($0) } ?? .null),
+                                ("validFrames", link.packetTableInfo.map { .int($0.numberValidFrames) } ?? .null),
+                                (
+                                    "tags",
+                                    .array(
+                                        (link.metadata?.tags ?? []).map {
+                                            .object([
+                                                ("source", .string($0.source)), ("key", .string($0.key)),
+                                                ("value", .string($0.value)),
+                                            ])
+                                        })
+                                ),
+                            ])
+                        })
+                ))
+        }
         if let failure {
             members.append(
                 (

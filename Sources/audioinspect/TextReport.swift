@@ -20,6 +20,16 @@ extension InspectionReport {
         return text
     }
 
+    /// One link of a chained stream: `#N at OFFSET, packet INDEX: format, duration, tags`.
+    static func linkLine(_ index: Int, _ link: StreamLink) -> String {
+        var text = "#\(index + 1) at \(link.offset), packet \(link.firstPacketIndex): "
+        text += formatSummary(link.streamDescription)
+        text += link.duration.map { ", " + fixed3($0) + " s" } ?? ", duration unknown"
+        let tags = link.metadata?.tags ?? []
+        text += tags.isEmpty ? ", no tags" : ", " + tags.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        return text
+    }
+
     func writeText(to output: inout some TextOutputStream, includePackets: Bool) {
         var lines: [(String, [String])] = []
         func add(_ label: String, _ values: [String]) { lines.append((label, values.isEmpty ? ["none"] : values)) }
@@ -29,6 +39,9 @@ extension InspectionReport {
         add("File type", fileType.map { "\($0) (\(Self.fileTypeName($0)))" } ?? "unknown")
         if !tracks.isEmpty {
             add("Tracks", tracks.map(Self.trackLine))
+        }
+        if !links.isEmpty {
+            add("Links", links.enumerated().map { Self.linkLine($0.offset, $0.element) })
         }
         if let f = dataFormat {
             add("Data format", [Self.formatSummary(f), Self.formatFields(f)])
@@ -48,6 +61,7 @@ extension InspectionReport {
             switch (d.isEstimated, d.source) {
             case (true, .bitRate): text += " (estimated from the bit rate)"
             case (true, _): text += " (estimated: the input was not parsed to its end)"
+            case (false, .links): text += " (the sum of \(links.count) links; frames at their own rates)"
             case (false, _): break
             }
             add("Duration", text)

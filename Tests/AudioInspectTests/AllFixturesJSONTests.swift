@@ -31,9 +31,11 @@ struct AllFixturesJSONTests {
             guard line.hasPrefix("  \""), let end = line.dropFirst(3).firstIndex(of: "\"") else { return nil }
             return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
         }
-        // `tracks` only for multi-track containers (MP4), `error` only on failure.
+        // `tracks` only for multi-track containers (MP4), `links` only for chained streams (Ogg), `error` only
+        // on failure.
         let expected =
-            Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.failure == nil ? [] : ["error"])
+            Self.documentedKeys + (whole.tracks.isEmpty ? [] : ["tracks"]) + (whole.links.isEmpty ? [] : ["links"])
+            + (whole.failure == nil ? [] : ["error"])
         #expect(keys == expected)
     }
 

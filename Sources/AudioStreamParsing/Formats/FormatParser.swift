@@ -43,10 +43,13 @@ protocol FormatParser {
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool
     /// The tracks of a multi-track container (MP4), the parsed one marked selected; empty otherwise.
     var tracks: [TrackInfo] { get }
+    /// The links of a chained stream (Ogg) met so far; empty for formats without links.
+    var links: [StreamLink] { get }
 }
 
 extension FormatParser {
     var tracks: [TrackInfo] { [] }
+    var links: [StreamLink] { [] }
 }
 
 /// A content probe for one container.

@@ -549,6 +549,11 @@ public final class AudioStreamParser {
     /// The tracks of a multi-track container (MP4), known once its header (`moov`) was parsed; empty for
     /// single-stream containers. Choose another audio track with `ParserOptions.trackID`.
     public var tracks: [TrackInfo] { format?.tracks ?? [] }
+    /// The links of a chained stream met so far (Ogg: several complete streams one after the other, each
+    /// with its own format, tags and duration; one link for an unchained stream), in stream order. A
+    /// link's frame count and trimming are known once it ended (the next link began, or `finish()`).
+    /// Empty for formats without links. See `StreamLink`.
+    public var links: [StreamLink] { format?.links ?? [] }
 
     /// Packets emitted since creation or the last seek.
     public var parsedPacketCount: Int64 { context.emittedPackets }

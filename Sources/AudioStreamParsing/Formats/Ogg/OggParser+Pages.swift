@@ -120,6 +120,7 @@ extension OggParser {
 
     /// Forgets the group of the followed stream; the next beginning-of-stream pages form a new one.
     mutating func startGroup(_ context: inout ParseContext) {
+        if let s = stream, !seeked { closeLink(s, trim: trimming(s)) }
         if let s = stream {
             var kept = s
             kept.partial = nil
@@ -450,6 +451,7 @@ extension OggParser {
         if s.codec == .vorbis { format.primingFrames = s.clock?.primingFrames ?? 0 }
         s.announcedFormat = format
         s.hasAnnouncedFormat = true
+        openLink(s, format, at: offset, &context)
         if dataOffset == nil {
             dataOffset = offset
             var values: [AudioStreamPropertyValue] = [.dataFormat(format.streamDescription)]
@@ -500,17 +502,25 @@ extension OggParser {
     /// `lastGranule − base + framesBeforeGranuleZero` of them; the rest is the remainder; the priming is
     /// Opus's pre-skip or Vorbis's first packet.
     func endTrimming(_ s: OggLogicalStream, _ context: inout ParseContext) -> PacketTableInfo? {
-        guard s.lastGranule >= 0, s.codec != .flac, let format = s.announcedFormat, s.frames > 0 else { return nil }
-        let offset = s.clock?.framesBeforeGranuleZero ?? 0
-        let covered = s.lastGranule - (s.granuleBase ?? 0) + offset
-        let priming = format.primingFrames
-        let remainder = s.frames - covered
-        guard covered >= priming, remainder >= 0 else {
+        guard s.lastGranule >= 0, s.codec != .flac, s.announcedFormat != nil, s.frames > 0 else { return nil }
+        guard let trim = trimming(s) else {
             context.diagnose(
                 .inconsistentValues, Self.ogg,
                 "last granule position \(s.lastGranule) does not fit the packets' durations")
             return nil
         }
+        return trim
+    }
+
+    /// `endTrimming` without the diagnostic: `nil` when there is no last granule position or it does not
+    /// fit the packets.
+    func trimming(_ s: OggLogicalStream) -> PacketTableInfo? {
+        guard s.lastGranule >= 0, s.codec != .flac, let format = s.announcedFormat, s.frames > 0 else { return nil }
+        let offset = s.clock?.framesBeforeGranuleZero ?? 0
+        let covered = s.lastGranule - (s.granuleBase ?? 0) + offset
+        let priming = format.primingFrames
+        let remainder = s.frames - covered
+        guard covered >= priming, remainder >= 0 else { return nil }
         return PacketTableInfo(
             numberValidFrames: covered - priming, primingFrames: Int32(clamping: priming),
             remainderFrames: Int32(clamping: remainder))

@@ -81,6 +81,11 @@ struct OggParser: FormatParser {
     /// A seek happened: packets may be delivered twice, so the end trimming found at the first finish stays.
     var seeked = false
 
+    /// Every link met (chained streams), and the serial number of the followed stream whose link is the last
+    /// and still open (`OggParser+Links.swift`).
+    var links: [StreamLink] = []
+    var openLinkSerial: UInt32?
+
     // Totals for the end-of-stream values.
     var audioPackets: Int64 = 0
     var audioBytes: Int64 = 0
@@ -140,10 +145,12 @@ struct OggParser: FormatParser {
         context.announce(.audioDataByteCount(UInt64(audioBytes)))
         context.announce(.audioDataPacketCount(UInt64(audioPackets)))
         if largestPacket > 0 { context.announce(.maximumPacketSize(UInt32(clamping: largestPacket))) }
-        if !seeked, let trim = endTrimming(s, &context) {
+        let trim = seeked ? nil : endTrimming(s, &context)
+        if let trim {
             context.announce(.packetTableInfo(trim))
             closeLastChapter(s, validFrames: trim.numberValidFrames, &context)
         }
+        closeLink(s, trim: trim)
     }
 
     /// `CHAPTERnnn` comments give no end to the last chapter: once the stream's duration is known, it
