@@ -340,6 +340,8 @@ struct OggLogicalStream {
     var lastGranule: Int64 = -1
     /// Frames of every audio packet delivered for this stream (nominal, before trimming).
     var frames: Int64 = 0
+    /// The audio packets counted in `frames`.
+    var packets: Int64 = 0
     /// The granule position of the start of the stream: the first granule minus the frames that end
     /// on its page (RFC 7845 §4.5); `nil` until known.
     var granuleBase: Int64?

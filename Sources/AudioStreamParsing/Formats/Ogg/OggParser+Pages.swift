@@ -401,6 +401,7 @@ extension OggParser {
             announceFormat(&s, &context, dataOffset: p.pageOffset)
         }
         s.frames += frames
+        s.packets += 1
         if packetsToDrop > 0 {
             s.deliveredAudio = true
             packetsToDrop -= 1
@@ -502,7 +503,8 @@ extension OggParser {
     /// `lastGranule − base + framesBeforeGranuleZero` of them; the rest is the remainder; the priming is
     /// Opus's pre-skip or Vorbis's first packet.
     func endTrimming(_ s: OggLogicalStream, _ context: inout ParseContext) -> PacketTableInfo? {
-        guard s.lastGranule >= 0, s.codec != .flac, s.announcedFormat != nil, s.frames > 0 else { return nil }
+        if s.codec == .flac { return trimming(s) }
+        guard s.lastGranule >= 0, s.announcedFormat != nil, s.frames > 0 else { return nil }
         guard let trim = trimming(s) else {
             context.diagnose(
                 .inconsistentValues, Self.ogg,
@@ -515,7 +517,8 @@ extension OggParser {
     /// `endTrimming` without the diagnostic: `nil` when there is no last granule position or it does not
     /// fit the packets.
     func trimming(_ s: OggLogicalStream) -> PacketTableInfo? {
-        guard s.lastGranule >= 0, s.codec != .flac, let format = s.announcedFormat, s.frames > 0 else { return nil }
+        if s.codec == .flac { return flacTrimming(s) }
+        guard s.lastGranule >= 0, let format = s.announcedFormat, s.frames > 0 else { return nil }
         let offset = s.clock?.framesBeforeGranuleZero ?? 0
         let covered = s.lastGranule - (s.granuleBase ?? 0) + offset
         let priming = format.primingFrames
@@ -524,5 +527,18 @@ extension OggParser {
         return PacketTableInfo(
             numberValidFrames: covered - priming, primingFrames: Int32(clamping: priming),
             remainderFrames: Int32(clamping: remainder))
+    }
+
+    /// FLAC in Ogg: every frame header states its block size, so the packets' frames are exact; when the
+    /// stream description claims a constant block size (STREAMINFO's minimum = maximum), the last frame
+    /// may still be shorter (RFC 9639 §9.1.2): the difference is the remainder, as the native FLAC parser
+    /// announces it, so that packets × framesPerPacket − remainder is the stream's length.
+    func flacTrimming(_ s: OggLogicalStream) -> PacketTableInfo? {
+        guard let format = s.announcedFormat, s.frames > 0 else { return nil }
+        let perPacket = Int64(format.streamDescription.framesPerPacket)
+        let (nominal, overflow) = s.packets.multipliedReportingOverflow(by: perPacket)
+        let remainder = perPacket > 0 && !overflow && nominal >= s.frames ? nominal - s.frames : 0
+        return PacketTableInfo(
+            numberValidFrames: s.frames, primingFrames: 0, remainderFrames: Int32(clamping: remainder))
     }
 }
