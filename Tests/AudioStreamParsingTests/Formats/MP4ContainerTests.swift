@@ -353,4 +353,48 @@ struct MP4ContainerTests {
         #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(8))
         #expect(log.lastValues[.audioDataByteCount] == .audioDataByteCount(16))
     }
+
+    /// A fragmented movie whose edit list was written with the moov (it covers 2 of the 8 frames the fragments
+    /// bring) and whose `mehd` gives the whole presentation (8 frames at 8000 Hz, movie timescale 8000):
+    /// at the end, the valid frames are mehd's (ISO/IEC 14496-12 §8.8.2), not the stale edit's; without the
+    /// `mehd`, the edit list stands (2 valid frames, 6 remainder).
+    @Test(arguments: [true, false])
+    func fragmentedGaplessUsesTheMovieExtendsHeader(_ withMehd: Bool) {
+        let entry = MP4Build.soundEntry(channels: 1, bits: 16, rate: 8000)
+        let empty = MP4Build.stts([]) + MP4Build.stsc([]) + MP4Build.stsz(constant: 0, count: 0) + MP4Build.stco([])
+        // elst v0: one entry, segment_duration 2 (movie timescale), media_time 0, rate 1.0.
+        let elst = MP4Build.full(
+            "elst", MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0) + MP4Build.u32(0x0001_0000))
+        let trak = MP4Build.trak(
+            id: 1, handler: "soun", timescale: 8000, entry: entry, tables: empty, extra: MP4Build.box("edts", elst))
+        // mehd v1: fragment_duration 8 as a 64-bit value.
+        let mehd = MP4Build.box("mehd", [1, 0, 0, 0] + MP4Build.u64(8))
+        let trex = MP4Build.full(
+            "trex", MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0))
+        let mvex = MP4Build.box("mvex", (withMehd ? mehd : []) + trex)
+        var file = MP4Build.ftyp("iso5") + MP4Build.box("moov", MP4Build.mvhd(timescale: 8000) + trak + mvex)
+        for frames in [5, 3] {
+            func moof(_ dataOffset: UInt32) -> [UInt8] {
+                MP4Build.box(
+                    "moof",
+                    MP4Build.box(
+                        "traf",
+                        MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
+                            + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))
+                    ))
+            }
+            file += moof(UInt32(moof(0).count + 8))
+            let payloadStart = file.count + 8
+            file += MP4Build.box("mdat", (0..<(2 * frames)).map { MP4Build.pattern(payloadStart + $0) })
+        }
+        let (log, failures) = ChunkingVerifier.verify(file)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(log.error == nil, "\(String(describing: log.error))")
+        #expect(log.packetCount == 8)
+        let expected =
+            withMehd
+            ? PacketTableInfo(numberValidFrames: 8, primingFrames: 0, remainderFrames: 0)
+            : PacketTableInfo(numberValidFrames: 2, primingFrames: 0, remainderFrames: 6)
+        #expect(log.lastValues[.packetTableInfo] == .packetTableInfo(expected))
+    }
 }

@@ -37,6 +37,7 @@ enum MP4BoxType {
     static let chpl = FourCharCode.value("chpl")
     static let mvex = FourCharCode.value("mvex")
     static let trex = FourCharCode.value("trex")
+    static let mehd = FourCharCode.value("mehd")
     static let mfhd = FourCharCode.value("mfhd")
     static let traf = FourCharCode.value("traf")
     static let tfhd = FourCharCode.value("tfhd")

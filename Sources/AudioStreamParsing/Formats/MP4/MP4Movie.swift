@@ -5,6 +5,7 @@
 ///   mvhd                 MP4MovieHeaderBox       the movie timescale
 ///   trak …               MP4Track                one per track
 ///   mvex                 (§8.8.1) present: the samples come in movie fragments
+///     mehd               MP4MovieExtendsHeaderBox the whole presentation's duration (optional)
 ///     trex …             MP4TrackExtendsBox      per-track fragment defaults
 ///   udta
 ///     meta …             MP4ItemList             iTunes metadata
@@ -20,6 +21,8 @@ struct MP4Movie {
     /// `mvex` present: the samples come in movie fragments.
     var isFragmented = false
     var trackExtends: [UInt32: MP4TrackExtendsBox] = [:]
+    /// `mvex/mehd`: the presentation's duration with every fragment, in `timescale` units, when given.
+    var fragmentDuration: UInt64?
     /// `moov/udta/meta` and `moov/meta` (iTunes metadata), `moov/udta/chpl` (Nero chapters).
     var metaBoxes: [MP4Box] = []
     var neroChapters: MP4Box?
@@ -47,6 +50,14 @@ struct MP4Movie {
                 movie.isFragmented = true
                 let boxes = try MP4BoxTree.children(
                     bytes, in: child.body, parent: "mvex", depth: 2, limits: limits, notes: &notes)
+                if let mehd = boxes.first(MP4BoxType.mehd) {
+                    // Optional and only used for the end trimming: a damaged one is a note, not an error.
+                    do throws(StructureError) {
+                        movie.fragmentDuration = try MP4MovieExtendsHeaderBox.decode(bytes[mehd.body]).fragmentDuration
+                    } catch {
+                        notes.append(DiagnosticNote(error, whenInvalid: .structureSkipped))
+                    }
+                }
                 for trex in boxes where trex.type == MP4BoxType.trex {
                     let defaults = try MP4TrackExtendsBox.decode(bytes[trex.body])
                     movie.trackExtends[defaults.trackID] = defaults

@@ -51,6 +51,33 @@ extension MP4Parser {
                 for k in 0..<(run.size == .constant(0) ? 0 : run.count) { largest = max(largest, samples.size(run, k)) }
             }
             if largest > 0 { context.announce(.maximumPacketSize(largest)) }
+            if !hadJump, packets == Int64(samples.count) { announceFragmentedGapless(&context) }
         }
+    }
+
+    /// A fragmented movie's gapless information over every fragment (docs/formats/mp4.md, "Fragmented
+    /// files"): announced with the `moov`, it knew only the `moov`'s own samples. Priming from the edit
+    /// list (or `iTunSMPB`) as before; the valid frames from `mehd`'s fragment_duration (the presentation
+    /// with its fragments, ISO/IEC 14496-12 §8.8.2) when the movie has one, else from the edit list's
+    /// segment duration; at most the frames after the priming. Announced again when it differs.
+    mutating func announceFragmentedGapless(_ context: inout ParseContext) {
+        guard let movie, let track, let entry else { return }
+        let fpp = Int64(entry.streamDescription.framesPerPacket)
+        let decoded = fpp > 0 ? Int64(samples.count) * fpp : sampleTotals().frames
+        var info = gaplessInfo(movie: movie, track: track, totalFrames: decoded)
+        let rate = entry.streamDescription.sampleRate
+        if let duration = movie.fragmentDuration, movie.timescale > 0, rate > 0, rate.isFinite, decoded > 0 {
+            let priming = Int64(info?.primingFrames ?? 0)
+            let presentation = (Double(duration) / Double(movie.timescale) * rate).rounded()
+            if presentation.isFinite, presentation >= 0, priming <= decoded {
+                let valid = min(Int64(min(presentation, 0x1p62)), decoded - priming)
+                info = PacketTableInfo(
+                    numberValidFrames: valid, primingFrames: Int32(clamping: priming),
+                    remainderFrames: Int32(clamping: decoded - priming - valid))
+            }
+        }
+        guard let info, info != announcedGapless else { return }
+        announcedGapless = info
+        context.announce(.packetTableInfo(info))
     }
 }

@@ -271,6 +271,53 @@ extension MP4Parser {
         if !entry.formatList.isEmpty { values.append(.formatList(entry.formatList)) }
         if let cookie = entry.magicCookie { values.append(.magicCookie(cookie)) }
         if let layout = entry.channelLayout { values.append(.channelLayout(layout)) }
+        let (bytes, largest, totalFrames) = sampleTotals()
+        if entry.streamDescription.bytesPerPacket == 0 {
+            let bound = Self.packetSizeUpperBound(largestSample: movie.isFragmented ? nil : largest, context.limits)
+            values.append(.packetSizeUpperBound(bound))
+        }
+        if !movie.isFragmented {
+            values.append(.audioDataByteCount(UInt64(bytes)))
+            values.append(.audioDataPacketCount(UInt64(samples.count)))
+            if largest > 0 { values.append(.maximumPacketSize(largest)) }
+            if samples.count > 0 { values.append(.averageBytesPerPacket(Double(bytes) / Double(samples.count))) }
+        }
+        let rate = entry.streamDescription.sampleRate
+        if let average = entry.averageBitRate, average > 0 {
+            values.append(.bitRate(average))
+        } else if !movie.isFragmented, totalFrames > 0 {
+            let bps = Double(bytes) * 8 * rate / Double(totalFrames)
+            if bps.isFinite, bps < 4e9 { values.append(.bitRate(UInt32(bps.rounded()))) }
+        }
+        // CoreAudio counts what the packets decode to: packets × framesPerPacket when that is constant (ffmpeg
+        // shortens the last AAC sample's stts duration), else the stts sum.
+        let fpp = Int64(entry.streamDescription.framesPerPacket)
+        let decoded = fpp > 0 ? Int64(samples.count) * fpp : totalFrames
+        announcedGapless = gaplessInfo(movie: movie, track: track, totalFrames: decoded)
+        if let info = announcedGapless {
+            values.append(.packetTableInfo(info))
+        }
+        if !metadata.isEmpty { values.append(.metadata(metadata)) }
+        values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
+        context.publishHeader(values, dataOffset: offset)
+        if buildingPacketMap { rebuildPacketMap() }
+    }
+
+    /// The packet size bound of variable-size samples: the sample table's largest sample when the movie
+    /// lists every sample (the container's bound, as a CAF packet table's); for a fragmented movie, whose
+    /// sample sizes come with each fragment, the largest sample this parser accepts (`maxPacketBytes`): a
+    /// codec's nominal limit (AAC's 6144 bits per channel) is not one a damaged stream cannot exceed, and
+    /// no packet is ever delivered above the bound.
+    static func packetSizeUpperBound(largestSample: UInt32?, _ limits: ParserLimits) -> UInt32 {
+        let accepted = UInt32(clamping: limits.maxPacketBytes)
+        guard let largestSample, largestSample > 0 else { return accepted }
+        return min(largestSample, accepted)
+    }
+
+    /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
+    /// The bytes, the largest size and the frames (`stts` durations in the stream's sample rate) of every
+    /// sample listed so far (the `moov`'s tables, then every fragment read).
+    func sampleTotals() -> (bytes: Int64, largest: UInt32, frames: Int64) {
         var bytes: Int64 = 0
         var largest: UInt32 = 0
         var totalFrames: Int64 = 0
@@ -293,48 +340,9 @@ extension MP4Parser {
                 for _ in 0..<run.count { totalFrames += scale.frames(durations.next()) }
             }
         }
-        if entry.streamDescription.bytesPerPacket == 0 {
-            let bound = Self.packetSizeUpperBound(largestSample: movie.isFragmented ? nil : largest, context.limits)
-            values.append(.packetSizeUpperBound(bound))
-        }
-        if !movie.isFragmented {
-            values.append(.audioDataByteCount(UInt64(bytes)))
-            values.append(.audioDataPacketCount(UInt64(samples.count)))
-            if largest > 0 { values.append(.maximumPacketSize(largest)) }
-            if samples.count > 0 { values.append(.averageBytesPerPacket(Double(bytes) / Double(samples.count))) }
-        }
-        let rate = entry.streamDescription.sampleRate
-        if let average = entry.averageBitRate, average > 0 {
-            values.append(.bitRate(average))
-        } else if !movie.isFragmented, totalFrames > 0 {
-            let bps = Double(bytes) * 8 * rate / Double(totalFrames)
-            if bps.isFinite, bps < 4e9 { values.append(.bitRate(UInt32(bps.rounded()))) }
-        }
-        // CoreAudio counts what the packets decode to: packets × framesPerPacket when that is constant (ffmpeg
-        // shortens the last AAC sample's stts duration), else the stts sum.
-        let fpp = Int64(entry.streamDescription.framesPerPacket)
-        let decoded = fpp > 0 ? Int64(samples.count) * fpp : totalFrames
-        if let info = gaplessInfo(movie: movie, track: track, totalFrames: decoded) {
-            values.append(.packetTableInfo(info))
-        }
-        if !metadata.isEmpty { values.append(.metadata(metadata)) }
-        values.append(.restrictsRandomAccess(entry.streamDescription.formatID != .linearPCM))
-        context.publishHeader(values, dataOffset: offset)
-        if buildingPacketMap { rebuildPacketMap() }
+        return (bytes, largest, totalFrames)
     }
 
-    /// The packet size bound of variable-size samples: the sample table's largest sample when the movie
-    /// lists every sample (the container's bound, as a CAF packet table's); for a fragmented movie, whose
-    /// sample sizes come with each fragment, the largest sample this parser accepts (`maxPacketBytes`): a
-    /// codec's nominal limit (AAC's 6144 bits per channel) is not one a damaged stream cannot exceed, and
-    /// no packet is ever delivered above the bound.
-    static func packetSizeUpperBound(largestSample: UInt32?, _ limits: ParserLimits) -> UInt32 {
-        let accepted = UInt32(clamping: limits.maxPacketBytes)
-        guard let largestSample, largestSample > 0 else { return accepted }
-        return min(largestSample, accepted)
-    }
-
-    /// Priming and remainder from the edit list and iTunSMPB (`MP4Gapless.combine` decides).
     func gaplessInfo(movie: MP4Movie, track: MP4Track, totalFrames: Int64) -> PacketTableInfo? {
         guard let entry else { return nil }
         var fromEdits: PacketTableInfo?

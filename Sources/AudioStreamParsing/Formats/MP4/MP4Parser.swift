@@ -142,6 +142,8 @@ struct MP4Parser: FormatParser {
     var resumeAt: Int64?
     /// The stream had a seek or discontinuity (the counts at `finish` then come from the tables).
     var hadJump = false
+    /// The gapless information last announced (`announceFragmentedGapless` compares with it).
+    var announcedGapless: PacketTableInfo?
 
     init(options: ParserOptions) {
         self.options = options
