@@ -39,6 +39,12 @@ struct JSONWriter<Output: TextOutputStream> {
         output.write("\n")
     }
 
+    /// Writes `value` on one line (members and elements separated by `, `, keys by `: `), then a newline.
+    mutating func writeLine(_ value: JSONValue) {
+        write(value, depth: 0, compact: true)
+        output.write("\n")
+    }
+
     private mutating func write(_ value: JSONValue, depth: Int, compact: Bool) {
         switch value {
         case .null: output.write("null")
@@ -128,131 +134,113 @@ extension InspectionReport {
     /// The schema identifier written as `schema`.
     static let schema = "audioinspect/1"
 
-    /// The `audioinspect/1` document, keys in the documented order (`docs/cli.md`).
-    var json: JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("schema", .string(Self.schema)),
-            ("source", .string(source)),
-            ("fileType", fileType.map { .string($0.description) } ?? .null),
-            ("dataFormat", dataFormat.map { .object(Self.members(of: $0)) } ?? .null),
-            (
-                "formatList",
-                formatList.map { list in
-                    .array(
-                        list.map {
-                            .object(
-                                Self.members(of: $0.streamDescription) + [
-                                    ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag.rawValue)))
-                                ])
-                        })
-                } ?? .null
-            ),
-            ("magicCookie", magicCookie.map { .string(Self.hex($0)) } ?? .null),
-            (
-                "channelLayout",
-                channelLayout.map { layout in
-                    .object([
-                        ("tag", .uint(UInt64(layout.tag.rawValue))),
-                        ("tagName", .string(layout.tag.name)),
-                        ("bitmap", .uint(UInt64(layout.bitmap))),
-                        ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
-                    ])
-                } ?? .null
-            ),
-            ("dataOffset", dataOffset.map { .int($0) } ?? .null),
-            ("audioDataByteCount", audioDataByteCount.map { .uint($0) } ?? .null),
-            ("audioDataPacketCount", audioDataPacketCount.map { .uint($0) } ?? .null),
-            ("maximumPacketSize", maximumPacketSize.map { .uint(UInt64($0)) } ?? .null),
-            ("packetSizeUpperBound", packetSizeUpperBound.map { .uint(UInt64($0)) } ?? .null),
-            ("averageBytesPerPacket", averageBytesPerPacket.map { .double($0) } ?? .null),
-            ("bitRate", bitRate.map { .uint(UInt64($0)) } ?? .null),
-            (
-                "packetTableInfo",
-                packetTableInfo.map { info in
-                    .object([
-                        ("validFrames", .int(info.numberValidFrames)),
-                        ("primingFrames", .int(Int64(info.primingFrames))),
-                        ("remainderFrames", .int(Int64(info.remainderFrames))),
-                    ])
-                } ?? .null
-            ),
-            (
-                "duration",
-                duration.map { d in
-                    .object([
-                        ("seconds", d.seconds.map { .double($0) } ?? .null),
-                        ("frames", .int(d.frames)),
-                        ("estimated", .bool(d.isEstimated)),
-                    ])
-                } ?? .null
-            ),
-            (
-                "parsed",
-                .object([
-                    ("packets", .int(parsedPackets)),
-                    ("bytes", .int(parsedBytes)),
-                    ("frames", .int(parsedFrames)),
-                ])
-            ),
-        ]
-        let m = metadata ?? AudioMetadata()
-        let info: [(String, JSONValue)] = m.info.map { ($0.key.rawValue, .string($0.value)) }
-        members += [
-            ("metadata", .object(info.sorted { Self.byteOrder($0.0, $1.0) })),
-            (
-                "tags",
+    /// The `audioinspect/1` document, keys in the documented order (`docs/cli.md`), every key.
+    var json: JSONValue { json(DocumentOptions()) }
+
+    /// The `audioinspect/1` document with the keys `options` selects (`--fields`; `schema`, `source` and
+    /// `error` always), keys in the documented order. A member not selected is not computed (artwork
+    /// hashes, tag lists).
+    func json(_ options: DocumentOptions) -> JSONValue {
+        var members: [(String, JSONValue)] = [("schema", .string(Self.schema)), ("source", .string(source))]
+        func add(_ key: String, _ value: @autoclosure () -> JSONValue) {
+            if options.includes(key) { members.append((key, value())) }
+        }
+        add("fileType", fileType.map { .string($0.description) } ?? .null)
+        add("dataFormat", dataFormat.map { .object(Self.members(of: $0)) } ?? .null)
+        add(
+            "formatList",
+            formatList.map { list in
                 .array(
-                    m.tags.map {
-                        .object([
-                            ("source", .string($0.source)), ("key", .string($0.key)), ("value", .string($0.value)),
-                        ])
-                    })
-            ),
-            (
-                "artwork",
-                .array(
-                    m.artwork.map {
-                        .object([
-                            ("mimeType", .string($0.mimeType)),
-                            ("pictureType", .uint(UInt64($0.pictureType))),
-                            ("bytes", .int(Int64($0.data.count))),
-                        ])
-                    })
-            ),
-            (
-                "chapters",
-                .array(
-                    m.chapters.map {
-                        .object([
-                            ("title", .string($0.title)),
-                            ("startSeconds", .double($0.startSeconds)),
-                            ("endSeconds", $0.endSeconds.map { .double($0) } ?? .null),
-                        ])
-                    })
-            ),
-            ("packets", packets.map { runs in .lazyArray { Self.packetElements(runs) } } ?? .null),
-            (
-                "diagnostics",
-                .array(
-                    diagnostics.map { .object([("offset", .int($0.byteOffset)), ("message", .string($0.message))]) })
-            ),
-        ]
-        if !tracks.isEmpty {
-            members.append(
-                (
-                    "tracks",
-                    .array(
-                        tracks.map { t in
-                            .object([
-                                ("id", .uint(UInt64(t.id))), ("handlerType", .string(t.handlerType)),
-                                ("sampleEntryType", t.sampleEntryType.map { .string($0) } ?? .null),
-                                ("timescale", .uint(UInt64(t.timescale))), ("duration", .uint(t.duration)),
-                                ("sampleCount", .int(t.sampleCount)),
-                                ("language", t.language.map { .string($0) } ?? .null),
-                                ("parsed", .bool(t.isSelected)), ("chapters", .bool(t.isChapterTrack)),
+                    list.map {
+                        .object(
+                            Self.members(of: $0.streamDescription) + [
+                                ("channelLayoutTag", .uint(UInt64($0.channelLayoutTag.rawValue)))
                             ])
-                        })
-                ))
+                    })
+            } ?? .null)
+        add("magicCookie", magicCookie.map { .string(Self.hex($0)) } ?? .null)
+        add(
+            "channelLayout",
+            channelLayout.map { layout in
+                .object([
+                    ("tag", .uint(UInt64(layout.tag.rawValue))),
+                    ("tagName", .string(layout.tag.name)),
+                    ("bitmap", .uint(UInt64(layout.bitmap))),
+                    ("channelLabels", .array(layout.channelLabels.map { .uint(UInt64($0)) })),
+                ])
+            } ?? .null)
+        add("dataOffset", dataOffset.map { .int($0) } ?? .null)
+        add("audioDataByteCount", audioDataByteCount.map { .uint($0) } ?? .null)
+        add("audioDataPacketCount", audioDataPacketCount.map { .uint($0) } ?? .null)
+        add("maximumPacketSize", maximumPacketSize.map { .uint(UInt64($0)) } ?? .null)
+        add("packetSizeUpperBound", packetSizeUpperBound.map { .uint(UInt64($0)) } ?? .null)
+        add("averageBytesPerPacket", averageBytesPerPacket.map { .double($0) } ?? .null)
+        add("bitRate", bitRate.map { .uint(UInt64($0)) } ?? .null)
+        add(
+            "packetTableInfo",
+            packetTableInfo.map { info in
+                .object([
+                    ("validFrames", .int(info.numberValidFrames)),
+                    ("primingFrames", .int(Int64(info.primingFrames))),
+                    ("remainderFrames", .int(Int64(info.remainderFrames))),
+                ])
+            } ?? .null)
+        add(
+            "duration",
+            duration.map { d in
+                .object([
+                    ("seconds", d.seconds.map { .double($0) } ?? .null),
+                    ("frames", .int(d.frames)),
+                    ("estimated", .bool(d.isEstimated)),
+                ])
+            } ?? .null)
+        add(
+            "parsed",
+            .object([
+                ("packets", .int(parsedPackets)),
+                ("bytes", .int(parsedBytes)),
+                ("frames", .int(parsedFrames)),
+            ]))
+        let m = metadata ?? AudioMetadata()
+        if options.includes("metadata") {
+            let info: [(String, JSONValue)] = m.info.map { ($0.key.rawValue, .string($0.value)) }
+            add("metadata", .object(info.sorted { Self.byteOrder($0.0, $1.0) }))
+        }
+        add(
+            "tags",
+            .array(
+                m.tags.map {
+                    .object([("source", .string($0.source)), ("key", .string($0.key)), ("value", .string($0.value))])
+                }))
+        add("artwork", .array(m.artwork.map { Self.artworkMembers($0, data: options.artworkData) }))
+        add(
+            "chapters",
+            .array(
+                m.chapters.map {
+                    .object([
+                        ("title", .string($0.title)),
+                        ("startSeconds", .double($0.startSeconds)),
+                        ("endSeconds", $0.endSeconds.map { .double($0) } ?? .null),
+                    ])
+                }))
+        add("packets", packets.map { runs in .lazyArray { Self.packetElements(runs) } } ?? .null)
+        add(
+            "diagnostics",
+            .array(diagnostics.map { .object([("offset", .int($0.byteOffset)), ("message", .string($0.message))]) }))
+        if !tracks.isEmpty {
+            add(
+                "tracks",
+                .array(
+                    tracks.map { t in
+                        .object([
+                            ("id", .uint(UInt64(t.id))), ("handlerType", .string(t.handlerType)),
+                            ("sampleEntryType", t.sampleEntryType.map { .string($0) } ?? .null),
+                            ("timescale", .uint(UInt64(t.timescale))), ("duration", .uint(t.duration)),
+                            ("sampleCount", .int(t.sampleCount)),
+                            ("language", t.language.map { .string($0) } ?? .null),
+                            ("parsed", .bool(t.isSelected)), ("chapters", .bool(t.isChapterTrack)),
+                        ])
+                    }))
         }
         if let failure {
             members.append(
@@ -265,6 +253,19 @@ extension InspectionReport {
                     ])
                 ))
         }
+        return .object(members)
+    }
+
+    /// An `artwork` element: MIME type, picture type, size and SHA-256 of the picture's bytes; with
+    /// `data` (`--artwork`) also the bytes, base64.
+    static func artworkMembers(_ picture: AudioMetadata.Artwork, data: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("mimeType", .string(picture.mimeType)),
+            ("pictureType", .uint(UInt64(picture.pictureType))),
+            ("bytes", .int(Int64(picture.data.count))),
+            ("sha256", .string(SHA256.hexDigest(picture.data))),
+        ]
+        if data { members.append(("data", .string(Base64.encoded(picture.data)))) }
         return .object(members)
     }
 
@@ -318,6 +319,14 @@ extension InspectionReport {
     var jsonText: String {
         var writer = JSONWriter(output: "")
         writer.write(json)
+        return writer.output
+    }
+
+    /// The document on one line (a JSON Lines record, `--jsonl`): the same members and values as
+    /// `jsonText`, without the line breaks and indentation, followed by a newline.
+    func jsonLine(_ options: DocumentOptions = DocumentOptions()) -> String {
+        var writer = JSONWriter(output: "")
+        writer.writeLine(json(options))
         return writer.output
     }
 }
