@@ -324,12 +324,16 @@ final class Inspector {
     static let quickTailBytes: Int64 = 128 << 10
 
     /// `--quick`, once the header is parsed: where to jump to, or `nil` to read on. Only the formats whose
-    /// walk reads the audio (frame headers of MPEG audio, ADTS, AC-3, LOAS and FLAC; every Ogg page)
-    /// jump, to the last `quickTailBytes`; the others touch no audio byte anyway (a chunk container's PCM,
-    /// MP4 samples: mapped, never paged in), so they are read whole and their values stay exact.
+    /// walk reads the audio frame by frame (frame headers of MPEG audio, ADTS, AC-3, LOAS and FLAC) jump,
+    /// to the last `quickTailBytes`; the others touch no audio byte anyway (a chunk container's PCM, MP4
+    /// samples: mapped, never paged in), so they are read whole and their values stay exact; so is Ogg
+    /// (below).
     private func quickJump(size: Int64?, position: Int64) -> Int64? {
         inputSize = size
-        guard let size, let type = parser.fileFormat, Self.readsStreamBytes(type) || type == .flac else { return nil }
+        // Ogg is read whole: its duration is the last page's granule position, which the parser announces
+        // (as `packetTableInfo`) only at the end of a continuous walk, not after a jump.
+        guard let size, let type = parser.fileFormat, type != .ogg, Self.readsStreamBytes(type) || type == .flac
+        else { return nil }
         let tail = size - Self.quickTailBytes
         guard tail > position else { return nil }
         skippedAudio = true
