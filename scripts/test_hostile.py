@@ -731,6 +731,46 @@ def _(ctx):
     print(f"    {hit} files of 10 scans were cut while reading (io errors), the scans went on", flush=True)
 
 
+@case("scan-progress-only-on-a-terminal", "files")
+def _(ctx):
+    """A long scan shows its progress line when standard error is a terminal (a pty here), never with
+    --no-progress (and never when it is a pipe: AudioInspectTests)."""
+    import pty
+    source = os.path.join(ctx.work, "long.aac")
+    if not os.path.exists(source):
+        adts_file(source, 24 << 20)
+    library = os.path.join(ctx.work, "scan-progress")
+    os.makedirs(library, exist_ok=True)
+    # 20 names of one 24 MiB file (hard links): the scan lasts well over the half second before the line.
+    for i in range(20):
+        name = os.path.join(library, f"{i:02d}.aac")
+        if not os.path.exists(name):
+            os.link(source, name)
+
+    def on_terminal(extra):
+        master, slave = pty.openpty()
+        p = subprocess.Popen([ctx.binary, "--jsonl", "--jobs", "1", "-r", *extra, library],
+                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        out, _ = p.communicate(timeout=120)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        check(p.returncode == 0 and len(out.splitlines()) == 20, f"status {p.returncode}, {len(out.splitlines())} lines")
+        return seen
+    shown = on_terminal([])
+    check(re.search(rb"audioinspect: \d+ of 20 files \(\d+%\), \d+ files/s, 0 errors", shown), f"no progress line: {shown[:200]!r}")
+    check(shown.endswith(b"\r\x1b[K"), f"the line was not erased at the end: {shown[-40:]!r}")
+    check(on_terminal(["--no-progress"]) == b"", "a progress line with --no-progress")
+
+
 @case("scan-hostile-names", "5,9")
 def _(ctx):
     """Names found in a directory are opened by their bytes (not UTF-8: shown as \\xNN) and sanitized."""
