@@ -103,7 +103,9 @@ struct LibraryWalker {
             }
             switch status.kind {
             case .regular:
-                if wanted { result.items.append(ScanItem(name: TerminalText.decodingInvalidBytes(path), rawPath: path)) }
+                if wanted {
+                    result.items.append(ScanItem(name: TerminalText.decodingInvalidBytes(path), rawPath: path))
+                }
             case .directory:
                 if recursive { subdirectories.append((path, DirectoryID(status))) }
             case .other:

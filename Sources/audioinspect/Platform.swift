@@ -232,10 +232,12 @@ enum Platform {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         #if canImport(Darwin)
         var handle: pthread_t?
-        let result = pthread_create(&handle, nil, { raw in
-            Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, context)
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, context)
         guard result == 0, let handle else {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
             return nil
@@ -243,10 +245,12 @@ enum Platform {
         return Thread(handle: handle)
         #else
         var handle = pthread_t()
-        let result = pthread_create(&handle, nil, { raw in
-            if let raw { Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body() }
-            return nil
-        }, context)
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                if let raw { Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body() }
+                return nil
+            }, context)
         guard result == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
             return nil

@@ -40,7 +40,9 @@ struct SHA256 {
                 tail.append(0x80)
                 while tail.count % 64 != 56 { tail.append(0) }
                 let bits = UInt64(count) &* 8
-                for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+                for shift in stride(from: 56, through: 0, by: -8) {
+                    tail.append(UInt8(truncatingIfNeeded: bits >> shift))
+                }
                 tail.withUnsafeBytes { last in
                     var start = 0
                     while start < last.count {

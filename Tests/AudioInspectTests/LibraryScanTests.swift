@@ -23,7 +23,9 @@ struct LibraryScanTests {
             hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         // python3 -c "import hashlib; print(hashlib.sha256(…).hexdigest())"
-        #expect(hex([UInt8](repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            hex([UInt8](repeating: 0x61, count: 1000))
+                == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
         #expect(
             hex((0..<100_000).map { UInt8(($0 * 7 + 3) % 251) })
                 == "5889ab642baa09c41570b8888cbf45f3762152cea2490ea6b150208a99c92b10")
@@ -45,9 +47,13 @@ struct LibraryScanTests {
 
     @Test("several inputs, -r, --jsonl, --jobs, --order, --quick, --fields, --artwork")
     func options() throws {
-        guard case .run(let o) = CommandLineOptions.parse(
-            ["-r", "a", "b.mp3", "--jsonl", "-j", "3", "--order=completion", "--quick", "--fields", "format,duration",
-             "--artwork", "--all-files"])
+        guard
+            case .run(let o) = CommandLineOptions.parse(
+                [
+                    "-r", "a", "b.mp3", "--jsonl", "-j", "3", "--order=completion", "--quick", "--fields",
+                    "format,duration",
+                    "--artwork", "--all-files",
+                ])
         else {
             Issue.record("not parsed")
             return
@@ -88,7 +94,8 @@ struct LibraryScanTests {
         let report = Inspector.inspect(bytes: try Fixtures.bytes(name), source: name, options: InspectOptions())
         var options = DocumentOptions()
         options.keys = try DocumentOptions.parseFields("duration,tags,artwork").get()
-        let doc = try #require(try JSONSerialization.jsonObject(with: Data(report.jsonLine(options).utf8)) as? [String: Any])
+        let doc = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.jsonLine(options).utf8)) as? [String: Any])
         #expect(Set(doc.keys) == ["schema", "source", "duration", "metadata", "tags", "artwork"])
         var failed = report
         failed.failure = InspectionReport.Failure(code: "io", offset: 3, message: "m")
@@ -105,7 +112,8 @@ struct LibraryScanTests {
         let picture = try #require(report.metadata?.artwork.first)
         var options = DocumentOptions()
         options.artworkData = true
-        let doc = try #require(try JSONSerialization.jsonObject(with: Data(report.jsonLine(options).utf8)) as? [String: Any])
+        let doc = try #require(
+            try JSONSerialization.jsonObject(with: Data(report.jsonLine(options).utf8)) as? [String: Any])
         let entry = try #require((doc["artwork"] as? [[String: Any]])?.first)
         let base64 = try #require(entry["data"] as? String)
         let data = try #require(Data(base64Encoded: base64))
@@ -120,7 +128,9 @@ struct LibraryScanTests {
 
     @Test("a JSON Lines record has the members and values of the pretty document, on one line")
     func jsonLineIsTheDocument() throws {
-        for name in ["tags/id3v24-mutagen-chapters.mp3", "au/pcm_s16be-22050-1ch.au", "malformed/au-encoding-unknown.au"] {
+        for name in [
+            "tags/id3v24-mutagen-chapters.mp3", "au/pcm_s16be-22050-1ch.au", "malformed/au-encoding-unknown.au",
+        ] {
             let report = Inspector.inspect(bytes: try Fixtures.bytes(name), source: name, options: InspectOptions())
             let line = report.jsonLine()
             #expect(line.hasSuffix("\n") && !line.dropLast().contains("\n"))
@@ -160,9 +170,10 @@ struct LibraryScanTests {
                 let doc = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 return try #require(doc["source"] as? String)
             }
-            #expect(sources.map { String($0.dropFirst(root.path.count + 1)) } == [
-                "A.MP3", "b.au", "z.flac", "sub/c.au", "sub/deeper/d.wav",
-            ])
+            #expect(
+                sources.map { String($0.dropFirst(root.path.count + 1)) } == [
+                    "A.MP3", "b.au", "z.flac", "sub/c.au", "sub/deeper/d.wav",
+                ])
             for (line, source) in zip(lines, sources) {
                 let single = try AudioInspectTests.runBinary(["--json", source], stdin: [])
                 #expect(Self.withoutLayout(String(line)) == Self.withoutLayout(single.stdout), "\(source)")
@@ -190,7 +201,8 @@ struct LibraryScanTests {
         let array = try AudioInspectTests.runBinary(["--json", a, sub, "-r"], stdin: [])
         let docs = try #require(try JSONSerialization.jsonObject(with: Data(array.stdout.utf8)) as? [[String: Any]])
         #expect(docs.map { $0["source"] as? String } == [a, "\(sub)/c.au", "\(sub)/deeper/d.wav"])
-        let empty = try AudioInspectTests.runBinary(["--json", "-r", root.appendingPathComponent("sub/deeper/empty").path], stdin: [])
+        let empty = try AudioInspectTests.runBinary(
+            ["--json", "-r", root.appendingPathComponent("sub/deeper/empty").path], stdin: [])
         #expect(empty.stdout == "[]\n" && empty.status == 0)
 
         let text = try AudioInspectTests.runBinary([a, "\(sub)/c.au"], stdin: [])
@@ -254,7 +266,8 @@ struct LibraryScanTests {
     }
 
     static func someWAV() throws -> String {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("wav").path)
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: Fixtures.root.appendingPathComponent("wav").path)
         return "wav/" + (try #require(names.filter { $0.hasSuffix(".wav") }.sorted().first))
     }
 
@@ -275,7 +288,13 @@ struct LibraryScanTests {
         for c in text {
             if inString {
                 out.append(c)
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                if escaped {
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    inString = false
+                }
             } else if c == "\"" {
                 inString = true
                 out.append(c)
