@@ -312,6 +312,12 @@ struct StandardOutput: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Appends UTF-8 bytes.
+    mutating func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Writes what is buffered.
     mutating func flush() {
         Self.writeAll(Platform.standardOutput, buffer)

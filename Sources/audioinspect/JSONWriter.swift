@@ -146,6 +146,17 @@ struct JSONWriter<Output: TextOutputStream> {
     }
 }
 
+extension JSONWriter where Output == String {
+    /// `value` on one line followed by a newline (`writeLine`), as UTF-8 bytes: a scan writes them as they
+    /// are, without a string in between.
+    static func lineBytes(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(output: "")
+        writer.write(value, depth: 0, compact: true)
+        writer.bytes.append(0x0A)
+        return writer.bytes
+    }
+}
+
 // MARK: The audioinspect/1 document
 
 extension InspectionReport {
@@ -321,13 +332,16 @@ extension InspectionReport {
 
     /// Lower-case hex digits.
     static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".unicodeScalars)
-        var s = String.UnicodeScalarView()
-        for b in bytes {
-            s.append(digits[Int(b >> 4)])
-            s.append(digits[Int(b & 0xF)])
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 2 * bytes.count) { out in
+            digits.withUTF8Buffer { digit in
+                for (i, b) in bytes.enumerated() {
+                    out[2 * i] = digit[Int(b >> 4)]
+                    out[2 * i + 1] = digit[Int(b & 0xF)]
+                }
+            }
+            return 2 * bytes.count
         }
-        return String(s)
     }
 
     /// Orders strings by their UTF-8 bytes (locale-independent).

@@ -42,8 +42,8 @@ final class LibraryScan: @unchecked Sendable {
 
     /// A file's output, rendered by the thread that inspected it.
     private struct Rendered {
-        /// The document line (`--jsonl`), array element without separator (`--json`) or text block.
-        var output: String
+        /// The document line (`--jsonl`), array element without separator (`--json`) or text block, UTF-8.
+        var output: [UInt8]
         /// The error line for standard error, if the file failed.
         var errorLine: String?
         var failed: Bool
@@ -132,23 +132,23 @@ final class LibraryScan: @unchecked Sendable {
 
     /// Renders a report as this scan prints it.
     private func render(_ report: InspectionReport) -> Rendered {
-        var text = ""
-        if options.jsonl {
-            text = report.jsonLine(options.document)
-        } else if options.json {
-            text = report.jsonLine(options.document)
-            text.removeLast()  // the newline: `write` puts the separators
+        var output: [UInt8] = []
+        if options.jsonl || options.json {
+            output = JSONWriter.lineBytes(report.json(options.document))
+            if options.json { output.removeLast() }  // the newline: `write` puts the separators
         } else if report.fileType != nil || report.failure == nil
             || report.failure?.code == InspectionReport.Failure.interruptedCode
         {
+            var text = ""
             report.writeText(to: &text, includePackets: options.packets)
+            output = Array(text.utf8)
         }
         let errorLine = report.failure.map { failure in
             "audioinspect: \(report.source): error \(failure.code)"
                 + (failure.offset.map { " at offset \($0)" } ?? "") + ": \(failure.message)"
         }
         return Rendered(
-            output: text, errorLine: errorLine, failed: report.failure != nil,
+            output: output, errorLine: errorLine, failed: report.failure != nil,
             interrupted: report.failure?.code == InspectionReport.Failure.interruptedCode)
     }
 
@@ -157,11 +157,11 @@ final class LibraryScan: @unchecked Sendable {
         progress?.clear()
         if options.json {
             out.write(documentsWritten == 0 ? "[\n  " : ",\n  ")
-            out.write(rendered.output)
+            out.write(bytes: rendered.output)
             documentsWritten += 1
         } else if !rendered.output.isEmpty {
             if !options.jsonl && documentsWritten > 0 { out.write("\n") }
-            out.write(rendered.output)
+            out.write(bytes: rendered.output)
             documentsWritten += 1
         }
         if let line = rendered.errorLine {
