@@ -12,7 +12,7 @@
 #    names (spaces, quotes, non-ASCII), each copy retagged by mutagen with its own title, artist,
 #    album and track number where the format takes tags.
 # 3. Warms the page cache (every file read once), then times each tool over the whole library,
-#    N runs each (default 3, the best kept): audioinspect --jsonl -r (all cores), the same with --quick,
+#    N runs each (default 3, the best wall time kept, with its CPU time): audioinspect --jsonl -r (all cores), the same with --quick,
 #    mediainfo --Output=JSON DIR, exiftool -json -r DIR, a mutagen script; and ffprobe -show_format
 #    -show_streams -of json once per file over a sample of M files (default 300; its per-file cost does
 #    not depend on the library's size, and the whole library would take minutes).
@@ -75,19 +75,22 @@ results=$out/results
 rm -rf "$results"
 mkdir -p "$results"
 # best_of NAME COMMAND...: runs the command $runs times (standard output to $results/NAME.out), keeps the
-# best wall time in $results/NAME.seconds.
+# best wall time in $results/NAME.seconds and the CPU time (user + system, all threads and children) of
+# that run in $results/NAME.cpu: on a loaded machine the CPU time is the steadier figure.
 best_of() {
     local name=$1; shift
-    local best=""
+    local best="" cpu=""
     for _ in $(seq "$runs"); do
-        local start end
-        start=$(date +%s.%N)
-        "$@" > "$results/$name.out" 2> "$results/$name.err" || true
-        end=$(date +%s.%N)
-        best=$(python3 -c "import sys; t=$end-$start; b='$best'; print(min(t, float(b)) if b else t)")
+        /usr/bin/time -o "$results/$name.time" -f "%e %U %S" "$@" > "$results/$name.out" 2> "$results/$name.err" || true
+        read -r wall user sys < <(tail -1 "$results/$name.time")
+        if [ -z "$best" ] || python3 -c "import sys; sys.exit(0 if $wall < $best else 1)"; then
+            best=$wall
+            cpu=$(python3 -c "print($user + $sys)")
+        fi
     done
     echo "$best" > "$results/$name.seconds"
-    echo "$name: $best s" >&2
+    echo "$cpu" > "$results/$name.cpu"
+    echo "$name: $best s wall, $cpu s CPU" >&2
 }
 
 echo "machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -101,16 +104,16 @@ best_of mutagen python3 "$repo/scripts/compare_scanners.py" mutagen "$library"
 find "$library" -type f | LC_ALL=C sort | awk -v n="$(find "$library" -type f | wc -l)" -v m="$sample" \
     'BEGIN { step = n / m; if (step < 1) step = 1; next_i = 0 } NR - 1 >= next_i { print; next_i += step }' \
     > "$results/ffprobe.files"
-ffprobe_loop() {
-    while IFS= read -r f; do
-        printf '%s\0' "$f"
-        ffprobe -v error -show_format -show_streams -of json "$f" 2>/dev/null || echo '{}'
-        printf '\0'
-    done < "$results/ffprobe.files"
-}
+cat > "$results/ffprobe-loop.sh" <<'LOOP'
+while IFS= read -r f; do
+    printf '%s\0' "$f"
+    ffprobe -v error -show_format -show_streams -of json "$f" 2>/dev/null || echo '{}'
+    printf '\0'
+done < "$1"
+LOOP
 runs_saved=$runs
 runs=1
-best_of ffprobe ffprobe_loop
+best_of ffprobe bash "$results/ffprobe-loop.sh" "$results/ffprobe.files"
 runs=$runs_saved
 
 python3 "$repo/scripts/compare_scanners.py" report --library "$library" --results "$results" \

@@ -114,7 +114,8 @@ FAMILIES = [
     # (family, audioinspect fileTypes, substrings of the other tools' format names, lower case)
     ("mpeg", {"MPG3", "MPG2", "MPG1"}, ["mp3", "mpeg audio", "mp2", "mp1"]),
     ("adts", {"adts"}, ["aac", "adts"]),
-    ("mp4", {"mp4f", "m4af", "m4bf", "3gpp", "3gp2", "qt  "}, ["mp4", "m4a", "3gp", "quicktime", "mov", "easymp4"]),
+    ("mp4", {"mp4f", "m4af", "m4bf", "3gpp", "3gp2", "qt  "},
+     ["mp4", "mpeg-4", "m4a", "m4b", "3gp", "quicktime", "mov", "easymp4"]),
     ("flac", {"flac"}, ["flac"]),
     ("ogg", {"ogg "}, ["ogg", "opus", "vorbis"]),
     ("wav", {"WAVE", "RF64", "BW64", "W64f"}, ["wav", "wave"]),
@@ -274,37 +275,46 @@ def compare(mine, theirs, name):
 def report(args):
     results = args.results
     seconds = {}
+    cpu = {}
     for name in ("audioinspect", "audioinspect-quick", "mediainfo", "exiftool", "mutagen", "ffprobe"):
         p = os.path.join(results, f"{name}.seconds")
         if os.path.exists(p):
             seconds[name] = float(open(p).read())
+            cpu[name] = float(open(os.path.join(results, f"{name}.cpu")).read())
     total_files = sum(len(f) for _, _, f in os.walk(args.library)) - 1  # without .complete
     library_bytes = sum(os.path.getsize(os.path.join(d, n)) for d, _, fs in os.walk(args.library) for n in fs)
     sample = sum(1 for _ in open(os.path.join(results, "ffprobe.files"), encoding="utf-8", errors="replace"))
-    per_file = {n: s / (sample if n == "ffprobe" else total_files) * 1000 for n, s in seconds.items()}
-    goals = {"ffprobe": 50, "mediainfo": 10, "exiftool": 10, "mutagen": 5}
 
+    def files_of(name):
+        return sample if name == "ffprobe" else total_files
+    per_file = {n: s / files_of(n) * 1000 for n, s in seconds.items()}
+    cpu_per_file = {n: s / files_of(n) * 1000 for n, s in cpu.items()}
+    goals = {"ffprobe": 50, "mediainfo": 10, "exiftool": 10, "mutagen": 5}
     mine = load_jsonl(os.path.join(results, "audioinspect.out"))
     quick = load_jsonl(os.path.join(results, "audioinspect-quick.out"))
     errors = sum(1 for d in mine.values() if d.get("error"))
     print(f"\nLibrary: {total_files} files, {library_bytes / 1e6:.0f} MB ({args.library}); "
           f"audioinspect documents: {len(mine)} ({errors} with an error); ffprobe sample: {sample} files.\n")
-    print("| tool | files | wall s | ms per file | audioinspect speed-up | --quick speed-up | goal |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    print("| tool | files | wall s | CPU s | wall ms per file | CPU ms per file | speed-up, wall (exact / --quick) "
+          "| speed-up, CPU (exact / --quick) | goal |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for name in ("audioinspect", "audioinspect-quick", "ffprobe", "mediainfo", "exiftool", "mutagen"):
         if name not in seconds:
             continue
-        n = sample if name == "ffprobe" else total_files
-        row = f"| {name} | {n} | {seconds[name]:.2f} | {per_file[name]:.3f} |"
+        row = (f"| {name} | {files_of(name)} | {seconds[name]:.2f} | {cpu[name]:.2f} | {per_file[name]:.3f} "
+               f"| {cpu_per_file[name]:.3f} |")
         if name in goals:
+            g = goals[name]
             a = per_file[name] / per_file["audioinspect"]
             q = per_file[name] / per_file["audioinspect-quick"]
-            g = goals[name]
-            row += f" {a:.1f}x | {q:.1f}x | ≥ {g}x: {'met' if a >= g else 'missed'} / {'met' if q >= g else 'missed'} |"
+            ca = cpu_per_file[name] / cpu_per_file["audioinspect"]
+            cq = cpu_per_file[name] / cpu_per_file["audioinspect-quick"]
+            met = lambda x: "met" if x >= g else "missed"
+            row += (f" {a:.1f}x / {q:.1f}x | {ca:.1f}x / {cq:.1f}x | ≥ {g}x: wall {met(a)}/{met(q)}, "
+                    f"CPU {met(ca)}/{met(cq)} |")
         else:
             row += " | | |"
         print(row)
-
     print("\nAgreement with audioinspect (exact mode): files both report; disagreements by kind.\n")
     tools = {
         "ffprobe": load_ffprobe(os.path.join(results, "ffprobe.out")),
