@@ -690,6 +690,105 @@ def _(ctx):
     print(f"    {hit} of 30 runs were cut while reading (an io error), the others finished first", flush=True)
 
 
+@case("scan-files-truncated-while-read-x10", "6")
+def _(ctx):
+    """A library scan reads several files at once, each thread with its own guarded mapping: files cut
+    while other threads read theirs give io errors in their documents, never a crash, and the scan goes on."""
+    source = os.path.join(ctx.work, "long.aac")
+    if not os.path.exists(source):
+        adts_file(source, 24 << 20)
+    library = os.path.join(ctx.work, "scan-shrinking")
+    os.makedirs(library, exist_ok=True)
+    names = [os.path.join(library, f"{i}.aac") for i in range(4)]
+    whole = run(ctx.binary, ["--no-progress", "--jsonl", "--jobs", "4", "-r", source], 60)
+    expect(whole, 0, 60)
+    rng = random.Random(20)
+    hit = 0
+    for i in range(10):
+        for name in names:
+            shutil.copyfile(source, name)
+        victims = rng.sample(names, 2)
+        delay = rng.uniform(0, whole.seconds * 3)
+
+        def truncate_later():
+            time.sleep(delay)
+            for v in victims:
+                os.truncate(v, 1 << 20)
+        t = threading.Thread(target=truncate_later)
+        t.start()
+        r = run(ctx.binary, ["--no-progress", "--jsonl", "--jobs", "4", "-r", library], 120)
+        t.join()
+        check(r.signal is None, f"run {i + 1}: killed by signal {r.signal}")
+        expect(r, (0, 1), 120)
+        docs = [json.loads(line) for line in r.stdout.splitlines()]
+        check([d["source"] for d in docs] == sorted(names), f"run {i + 1}: sources {[d['source'] for d in docs]}")
+        for d in docs:
+            if "error" in d:
+                check(d["source"] in victims and "shrank while it was read" in d["error"]["message"],
+                      f"run {i + 1}: {d['source']}: {d['error']}")
+                hit += 1
+    check(hit > 0, "no run saw a truncation (the race was never hit)")
+    print(f"    {hit} files of 10 scans were cut while reading (io errors), the scans went on", flush=True)
+
+
+@case("scan-progress-only-on-a-terminal", "files")
+def _(ctx):
+    """A long scan shows its progress line when standard error is a terminal (a pty here), never with
+    --no-progress (and never when it is a pipe: AudioInspectTests)."""
+    import pty
+    source = os.path.join(ctx.work, "long.aac")
+    if not os.path.exists(source):
+        adts_file(source, 24 << 20)
+    library = os.path.join(ctx.work, "scan-progress")
+    os.makedirs(library, exist_ok=True)
+    # 20 names of one 24 MiB file (hard links): the scan lasts well over the half second before the line.
+    for i in range(20):
+        name = os.path.join(library, f"{i:02d}.aac")
+        if not os.path.exists(name):
+            os.link(source, name)
+
+    def on_terminal(extra):
+        master, slave = pty.openpty()
+        p = subprocess.Popen([ctx.binary, "--jsonl", "--jobs", "1", "-r", *extra, library],
+                             stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        out, _ = p.communicate(timeout=120)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(master)
+        check(p.returncode == 0 and len(out.splitlines()) == 20, f"status {p.returncode}, {len(out.splitlines())} lines")
+        return seen
+    shown = on_terminal([])
+    check(re.search(rb"audioinspect: \d+ of 20 files \(\d+%\), \d+ files/s, 0 errors", shown), f"no progress line: {shown[:200]!r}")
+    check(shown.endswith(b"\r\x1b[K"), f"the line was not erased at the end: {shown[-40:]!r}")
+    check(on_terminal(["--no-progress"]) == b"", "a progress line with --no-progress")
+
+
+@case("scan-hostile-names", "5,9")
+def _(ctx):
+    """Names found in a directory are opened by their bytes (not UTF-8: shown as \\xNN) and sanitized."""
+    library = os.path.join(ctx.work.encode(), b"scan-names")
+    os.makedirs(library, exist_ok=True)
+    shutil.copyfile(WAV, os.path.join(library, b"caf\xe9.wav"))
+    shutil.copyfile(WAV, os.path.join(library, b"evil\x1b]0;pwned\x07.wav"))
+    r = run(ctx.binary, ["-r", library], 15)
+    expect(r, 0, 10, stdout=r"Source +.*caf\\xE9\.wav")
+    check(b"\x1b" not in r.stdout and b"evil\\x1B]0;pwned\\x07.wav" in r.stdout, f"unsanitized: {r.stdout[:300]!r}")
+    j = run(ctx.binary, ["--jsonl", "-r", library], 15)
+    expect(j, 0, 10)
+    sources = [json.loads(line)["source"] for line in j.stdout.splitlines()]
+    check(any(s.endswith("caf\\xE9.wav") for s in sources) and any(s.endswith("evil\x1b]0;pwned\x07.wav") for s in sources),
+          f"sources {sources!r}")
+    check(b"\x1b" not in j.stdout, "a raw ESC in the JSON Lines output")
+
+
 @case("file-growing-while-read", "files")
 def _(ctx):
     path = os.path.join(ctx.work, "growing.aac")

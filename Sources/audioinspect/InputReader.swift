@@ -57,10 +57,12 @@ struct MappedBytes {
     let bytes: UnsafeRawBufferPointer
     fileprivate let mapping: UnsafeMutableRawPointer?
     fileprivate let mappingLength: Int
+    /// The `Platform.guardMapping` slot it is registered in.
+    fileprivate var guardSlot = 0
 
     func unmap() {
         if let mapping {
-            Platform.unguardMapping()
+            Platform.unguardMapping(slot: guardSlot)
             Platform.unmap(mapping, count: mappingLength)
         }
     }
@@ -82,6 +84,9 @@ final class FileInput: ByteSource {
     private var lentEnd: Int64 = 0
     /// The size of a regular file when it was opened; `nil` for pipes and terminals.
     let byteCount: Int64?
+    /// The `Platform.guardMapping` slot of the windows this input maps: each thread that reads files at
+    /// the same time uses its own (a library scan's worker index); 0 otherwise.
+    var guardSlot = 0
 
     /// Opens `path` for reading, or standard input when `path` is `-`.
     ///
@@ -149,19 +154,19 @@ final class FileInput: ByteSource {
             Platform.unmap(mapped, count: delta + count)
             return nil
         }
-        Platform.guardMapping(mapped, count: delta + count)
+        Platform.guardMapping(mapped, count: delta + count, slot: guardSlot)
         bytesRead += Int64(count)
         lentEnd = offset + Int64(count)
         return MappedBytes(
             bytes: UnsafeRawBufferPointer(start: mapped + delta, count: count), mapping: mapped,
-            mappingLength: delta + count)
+            mappingLength: delta + count, guardSlot: guardSlot)
     }
 
     /// Throws `shrankError` when a mapped page was lost (`SIGBUS` caught) or the file now ends before the
     /// end of the last window lent.
     func checkIntact() throws(InputError) {
         guard let size = byteCount else { return }
-        if Platform.takeMappedReadFault() || (Platform.regularFileSize(descriptor) ?? size) < lentEnd {
+        if Platform.takeMappedReadFault(slot: guardSlot) || (Platform.regularFileSize(descriptor) ?? size) < lentEnd {
             throw shrankError(at: lentEnd)
         }
     }

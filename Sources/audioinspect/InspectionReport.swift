@@ -171,6 +171,10 @@ struct InspectOptions: Equatable {
     var readSize = 1 << 20
     /// Show a progress line on standard error when it is a terminal (see `ProgressLine`).
     var showProgress = false
+    /// Read only what needs no walk over the audio (`--quick`; see `Inspector.runQuick`).
+    var quick = false
+    /// The `Platform.guardMapping` slot of the files this inspection maps (a scan's worker index).
+    var guardSlot = 0
 }
 
 /// Runs a parser over an input and collects an `InspectionReport`.
@@ -184,6 +188,10 @@ final class Inspector {
     private var packets: [InspectionReport.PacketRun] = []
     /// The offset the parser asked to be fed from next (set by the property listener).
     private var requestedOffset: Int64?
+    /// `--quick` jumped over audio (the parse saw the header and the tail only).
+    private var skippedAudio = false
+    /// The input's size when known (a regular file), for `--quick`'s estimate.
+    private var inputSize: Int64?
 
     init(options: InspectOptions, seekable: Bool = false) {
         self.options = options
@@ -215,6 +223,7 @@ final class Inspector {
     static func inspect(path: String, rawPath: [UInt8]? = nil, options: InspectOptions) -> InspectionReport {
         do {
             var input = try FileInput(path: path, rawPath: rawPath)
+            input.guardSlot = options.guardSlot
             return inspect(&input, source: path, options: options)
         } catch {
             let inspector = Inspector(options: options)
@@ -255,6 +264,10 @@ final class Inspector {
         var mapping = true
         var windowSize = max(options.readSize, 1 << 16)
         var decided = false
+        // `--quick`: small windows until the header is parsed, then (for formats whose walk reads the audio)
+        // a jump to the tail; see `quickJump`.
+        var quickHead = options.quick && input.isSeekable
+        if quickHead { windowSize = Self.quickHeadWindow }
         do {
             while !Platform.interruptRequested {
                 var count = 0
@@ -266,7 +279,17 @@ final class Inspector {
                     progress?.update(done: done)
                     try chunker.feed(window.bytes, feed)
                     try input.checkIntact()
-                    if !decided, let type = parser.fileFormat {
+                    if quickHead, requestedOffset == nil, parser.isReadyToProducePackets {
+                        quickHead = false
+                        windowSize = max(options.readSize, 1 << 16)
+                        if let jump = quickJump(size: input.byteCount, position: done) {
+                            try input.seek(to: jump)
+                            chunker = Chunker(size: options.chunkSize)
+                            flags = .discontinuity
+                            done = jump
+                        }
+                    }
+                    if !decided, !quickHead, let type = parser.fileFormat {
                         decided = true
                         if Self.readsStreamBytes(type) { windowSize = max(windowSize / 2, 1 << 16) }
                     }
@@ -316,6 +339,29 @@ final class Inspector {
         }
     }
 
+    /// The window size of `--quick` until the header is parsed.
+    static let quickHeadWindow = 64 << 10
+    /// How many bytes at the end of a file `--quick` reads: the last frames and the tags that end the
+    /// stream (ID3v1, APEv2, Lyrics3, an appended ID3v2; larger trailing tags are read in part).
+    static let quickTailBytes: Int64 = 128 << 10
+
+    /// `--quick`, once the header is parsed: where to jump to, or `nil` to read on. Only the formats whose
+    /// walk reads the audio frame by frame (frame headers of MPEG audio, ADTS, AC-3, LOAS and FLAC) jump,
+    /// to the last `quickTailBytes`; the others touch no audio byte anyway (a chunk container's PCM, MP4
+    /// samples: mapped, never paged in), so they are read whole and their values stay exact; so is Ogg
+    /// (below).
+    private func quickJump(size: Int64?, position: Int64) -> Int64? {
+        inputSize = size
+        // Ogg is read whole: its duration is the last page's granule position, which the parser announces
+        // (as `packetTableInfo`) only at the end of a continuous walk, not after a jump.
+        guard let size, let type = parser.fileFormat, type != .ogg, Self.readsStreamBytes(type) || type == .flac
+        else { return nil }
+        let tail = size - Self.quickTailBytes
+        guard tail > position else { return nil }
+        skippedAudio = true
+        return tail
+    }
+
     /// File types whose parser reads the bytes of the stream as it goes (MPEG audio and ADTS frame
     /// headers, every byte of an Ogg page for its CRC), so that a mapped window becomes resident whole.
     static func readsStreamBytes(_ type: AudioFileType) -> Bool {
@@ -359,14 +405,21 @@ final class Inspector {
         r.parsedPackets = parser.parsedPacketCount
         r.parsedBytes = parser.parsedByteCount
         r.parsedFrames = parser.parsedFrameCount
-        r.isComplete = failure == nil && parser.isComplete
+        // After a `--quick` jump the parser finished on the tail only: nothing it counted is exact.
+        r.isComplete = failure == nil && parser.isComplete && !skippedAudio
         r.packets = options.collectPackets ? packets : nil
         r.diagnostics = parser.diagnostics
         r.diagnosticCount = parser.diagnosticCount
         r.failure = failure
         r.tracks = parser.tracks
+        // `--quick` skipped the audio: when the header declared no byte count, the bit-rate rule uses the
+        // file's size from the data offset on (an estimate, flagged as every rule-4 duration is).
+        var byteCount = r.audioDataByteCount
+        if skippedAudio, byteCount == nil, let size = inputSize, let offset = r.dataOffset, size > offset {
+            byteCount = UInt64(size - offset)
+        }
         r.duration = InspectionReport.duration(
-            packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: r.audioDataByteCount,
+            packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: byteCount,
             bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)
         let links = parser.links
         if links.count > 1 {

@@ -80,9 +80,51 @@ enum Platform {
     /// Opens the file whose path is `path`'s bytes (as the command line gave them: they need not be
     /// UTF-8) read-only: the descriptor, or -1 (`lastError`).
     static func openForReading(_ path: [UInt8]) -> Int32 {
+        withCPath(path) { open($0, O_RDONLY) }
+    }
+
+    /// Calls `body` with `path`'s bytes as a NUL-terminated C string.
+    private static func withCPath<R>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
         (path + [0]).withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY) }
+            bytes.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
         }
+    }
+
+    /// What a path names, after following symbolic links (`stat`).
+    struct FileStatus: Equatable {
+        enum Kind: Equatable {
+            case regular, directory, other
+        }
+        var kind: Kind
+        /// The device and inode (`st_dev`, `st_ino`): a directory's identity, to find symbolic link loops.
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// `stat(path)` (symbolic links followed), or `nil` (`lastError`: `ENOENT` for a dangling link,
+    /// `ELOOP` for a link cycle, `EACCES` …).
+    static func status(_ path: [UInt8]) -> FileStatus? {
+        var info = stat()
+        guard withCPath(path, { stat($0, &info) }) == 0 else { return nil }
+        let type = info.st_mode & S_IFMT
+        let kind: FileStatus.Kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .other
+        return FileStatus(kind: kind, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The names in directory `path` (`opendir`/`readdir`; without `.` and `..`), as bytes, in the order
+    /// `readdir` returns them; `nil` when the directory cannot be read (`lastError`).
+    static func directoryEntries(_ path: [UInt8]) -> [[UInt8]]? {
+        guard let directory = withCPath(path, { opendir($0) }) else { return nil }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        errno = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return errno == 0 ? names : nil
     }
 
     /// The size of `fd` when it is a regular file (also as standard input); `nil` for pipes, terminals
@@ -140,6 +182,86 @@ enum Platform {
         guard n > 0 else { return nil }
         #endif
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Threads
+
+    /// The number of processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// A mutex with one condition variable (`pthread_mutex_t`, `pthread_cond_t`), allocated once so that
+    /// they never move.
+    final class Lock: @unchecked Sendable {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+        init() {
+            pthread_mutex_init(mutex, nil)
+            pthread_cond_init(condition, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(condition)
+            pthread_mutex_destroy(mutex)
+            condition.deallocate()
+            mutex.deallocate()
+        }
+
+        func lock() { pthread_mutex_lock(mutex) }
+        func unlock() { pthread_mutex_unlock(mutex) }
+        /// Waits for `broadcast()` (the mutex held: released while waiting, held again on return).
+        func wait() { pthread_cond_wait(condition, mutex) }
+        /// Wakes every thread in `wait()`.
+        func broadcast() { pthread_cond_broadcast(condition) }
+    }
+
+    /// A thread started by `startThread`, for `join`.
+    struct Thread {
+        #if canImport(Darwin)
+        fileprivate var handle: pthread_t
+        #else
+        fileprivate var handle: pthread_t = 0
+        #endif
+    }
+
+    /// Starts a thread (`pthread_create`, default attributes) that runs `body`; `nil` when it cannot be
+    /// started.
+    static func startThread(_ body: @escaping @Sendable () -> Void) -> Thread? {
+        let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+        #if canImport(Darwin)
+        var handle: pthread_t?
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, context)
+        guard result == 0, let handle else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            return nil
+        }
+        return Thread(handle: handle)
+        #else
+        var handle = pthread_t()
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                if let raw { Unmanaged<ThreadBody>.fromOpaque(raw).takeRetainedValue().body() }
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<ThreadBody>.fromOpaque(context).release()
+            return nil
+        }
+        return Thread(handle: handle)
+        #endif
+    }
+
+    /// Waits for `thread` to end (`pthread_join`).
+    static func join(_ thread: Thread) {
+        _ = pthread_join(thread.handle, nil)
     }
 
     // MARK: Pipes
@@ -267,45 +389,67 @@ enum Platform {
 
     // MARK: Guarded mappings
 
-    /// Registers the mapping `start..<start + count` (one at a time) with the `SIGBUS` handler: a file
-    /// that shrinks under it makes touching a page past its new end raise `SIGBUS`; for an address in
-    /// the registered mapping the handler maps a page of zeros there (`mmap` with `MAP_FIXED`: the
-    /// faulting read is retried and reads zeros) and records the fault for `takeMappedReadFault()`. Any
-    /// other `SIGBUS` gets the default action (the process ends, as without the handler).
-    static func guardMapping(_ start: UnsafeMutableRawPointer, count: Int) {
-        if !busHandlerInstalled {
-            busHandlerInstalled = true
-            guardPageMask = ~UInt(pageSize - 1)
-            guardPageSize = pageSize
-            var action = sigaction()
-            #if canImport(Glibc) || canImport(Musl)
-            action.__sigaction_handler.sa_sigaction = busHandler
-            #else
-            action.__sigaction_u.__sa_sigaction = busHandler
-            #endif
-            action.sa_flags = Int32(truncatingIfNeeded: SA_SIGINFO)
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(SIGBUS, &action, nil)
-        }
-        guardStart = UInt(bitPattern: start)
-        guardEnd = guardStart + UInt(count)
+    /// How many mappings can be guarded at once: one per thread that reads files (`--jobs` is at most this).
+    static let maxGuardedMappings = 64
+
+    /// Installs the `SIGBUS` handler of `guardMapping` and allocates its table. Called before threads that
+    /// map files start (`guardMapping` calls it too, for a process with one such thread).
+    static func prepareMappingGuards() {
+        guard !busHandlerInstalled else { return }
+        busHandlerInstalled = true
+        guardPageMask = ~UInt(pageSize - 1)
+        guardPageSize = pageSize
+        let table = UnsafeMutablePointer<UInt>.allocate(capacity: 3 * maxGuardedMappings)
+        table.initialize(repeating: 0, count: 3 * maxGuardedMappings)
+        guardTable = table
+        var action = sigaction()
+        #if canImport(Glibc) || canImport(Musl)
+        action.__sigaction_handler.sa_sigaction = busHandler
+        #else
+        action.__sigaction_u.__sa_sigaction = busHandler
+        #endif
+        action.sa_flags = Int32(truncatingIfNeeded: SA_SIGINFO)
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGBUS, &action, nil)
     }
 
-    /// Unregisters the mapping (before it is unmapped).
-    static func unguardMapping() {
-        guardStart = 0
-        guardEnd = 0
+    /// Registers the mapping `start..<start + count` in slot `slot` (one mapping per slot; each thread
+    /// that maps files uses its own slot, 0 when there is one) with the `SIGBUS` handler: a file that
+    /// shrinks under it makes touching a page past its new end raise `SIGBUS`; for an address in a
+    /// registered mapping the handler maps a page of zeros there (`mmap` with `MAP_FIXED`: the faulting
+    /// read is retried and reads zeros) and records the fault for `takeMappedReadFault(slot:)`. Any other
+    /// `SIGBUS` gets the default action (the process ends, as without the handler).
+    static func guardMapping(_ start: UnsafeMutableRawPointer, count: Int, slot: Int = 0) {
+        prepareMappingGuards()
+        guard let table = guardTable, slot >= 0, slot < maxGuardedMappings else { return }
+        table[3 * slot] = UInt(bitPattern: start)
+        table[3 * slot + 1] = UInt(bitPattern: start) + UInt(count)
     }
 
-    /// True when the handler replaced a page since the last call (and resets the record).
-    static func takeMappedReadFault() -> Bool {
-        defer { mappedReadFault = 0 }
-        return mappedReadFault != 0
+    /// Unregisters the mapping of `slot` (before it is unmapped).
+    static func unguardMapping(slot: Int = 0) {
+        guard let table = guardTable, slot >= 0, slot < maxGuardedMappings else { return }
+        table[3 * slot] = 0
+        table[3 * slot + 1] = 0
+    }
+
+    /// True when the handler replaced a page of `slot`'s mapping since the last call (and resets the
+    /// record).
+    static func takeMappedReadFault(slot: Int = 0) -> Bool {
+        guard let table = guardTable, slot >= 0, slot < maxGuardedMappings else { return false }
+        defer { table[3 * slot + 2] = 0 }
+        return table[3 * slot + 2] != 0
     }
 }
 
-/// The `SIGBUS` handler of `Platform.guardMapping` (async-signal-safe: it reads globals, calls `mmap` and
-/// `signal`, and writes a `sig_atomic_t`).
+/// A thread's body, passed through `pthread_create`'s context pointer.
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// The `SIGBUS` handler of `Platform.guardMapping` (async-signal-safe: it reads globals and the slot
+/// table, calls `mmap` and `signal`, and writes a word of the table).
 private func busHandler(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?)
 {
     #if canImport(Glibc)
@@ -313,7 +457,15 @@ private func busHandler(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>
     #else
     let address = info.map { UInt(bitPattern: $0.pointee.si_addr) } ?? 0
     #endif
-    guard address >= guardStart && address < guardEnd else {
+    // The slot whose mapping holds the address (the fault is the faulting thread's, which registered it).
+    var slot = -1
+    if let table = guardTable {
+        for i in 0..<Platform.maxGuardedMappings where address >= table[3 * i] && address < table[3 * i + 1] {
+            slot = i
+            break
+        }
+    }
+    guard slot >= 0, let table = guardTable else {
         // Not a mapped input: the default action, when the faulting access is retried.
         _ = signal(SIGBUS, SIG_DFL)
         return
@@ -324,16 +476,15 @@ private func busHandler(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>
         _ = signal(SIGBUS, SIG_DFL)
         return
     }
-    mappedReadFault = 1
+    table[3 * slot + 2] = 1
 }
 
 // The state the signal handlers share with `Platform` (plain globals: a handler cannot take a lock).
 nonisolated(unsafe) private var busHandlerInstalled = false
-nonisolated(unsafe) private var guardStart: UInt = 0
-nonisolated(unsafe) private var guardEnd: UInt = 0
+/// Per slot: the start and end address of the guarded mapping (0, 0 when none) and the fault record.
+nonisolated(unsafe) private var guardTable: UnsafeMutablePointer<UInt>?
 nonisolated(unsafe) private var guardPageMask: UInt = ~UInt(4095)
 nonisolated(unsafe) private var guardPageSize = 4096
-nonisolated(unsafe) private var mappedReadFault: sig_atomic_t = 0
 
 /// Set by the `SIGINT` handler of `Platform.catchInterrupts()`.
 nonisolated(unsafe) private var interruptFlag: sig_atomic_t = 0

@@ -38,7 +38,7 @@ struct CommandLineTests {
     @Test(
         "usage errors",
         arguments: [
-            [], ["a", "b"], ["--bogus", "a"], ["a", "--chunk-size"], ["a", "--chunk-size", "x"],
+            [], ["--bogus", "a"], ["a", "--chunk-size"], ["a", "--chunk-size", "x"],
             ["a", "--chunk-size", "0"], ["a", "--max-seconds", "-1"], ["a", "--follow"], ["a", "--json=1"],
         ])
     func usageErrors(_ arguments: [String]) {
