@@ -63,7 +63,7 @@ struct LibraryScanTests {
         #expect(o.jobs == 3 && o.order == .completion)
         #expect(
             o.document.keys
-                == ["fileType", "dataFormat", "formatList", "magicCookie", "channelLayout", "duration"])
+                == ["fileType", "dataFormat", "formatList", "magicCookie", "channelLayout", "duration", "links"])
         #expect(o.isScan)
         guard case .run(let single) = CommandLineOptions.parse(["a.mp3"]) else { return }
         #expect(!single.isScan)
