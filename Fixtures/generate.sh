@@ -845,6 +845,13 @@ mk mkv/flac-44100-2ch-chapters-tags.mka "Tags (TITLE, ARTIST, ALBUM, GENRE, COMM
 mk mkv/mp3-44100-2ch-cover.mka "a cover attachment (cover.png, image/png) and an album-level plus a track-level Tag (mkvmerge)" "cover: 32x32 PNG (ffmpeg noise, seed 9)" \
     '$FF -f lavfi -i "color=c=gray:s=32x32,format=rgb24,noise=alls=100:allf=u:all_seed=9" -frames:v 1 $BX -c:v png "$T/cover.png" && $FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k "$T/c.mp3" && printf "<?xml version=\"1.0\"?>\n<Tags><Tag><Targets><TargetTypeValue>50</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Album</String></Simple><Simple><Name>ARTIST</Name><String>Cover Artist</String></Simple></Tag><Tag><Targets><TargetTypeValue>30</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Track</String></Simple></Tag></Tags>\n" > "$T/tags.xml" && $MKVMERGE --global-tags "$T/tags.xml" --attachment-mime-type image/png --attachment-name cover.png --attach-file "$T/cover.png" -o "$OUT" "$T/c.mp3"'
 
+# ---- malformed Matroska (python3 tools/make_malformed_mkv.py; documented in malformed/expected.json)
+SIGDESC="(derived from mkv/opus-48000-2ch-ffmpeg.webm)"
+python3 tools/make_malformed_mkv.py mkv/opus-48000-2ch-ffmpeg.webm malformed > /dev/null
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/mkv-*" "python3 tools/make_malformed_mkv.py mkv/opus-48000-2ch-ffmpeg.webm malformed" "-" \
+    "truncated inside a block, junk before the EBML header, unknown DocType and CodecID, a damaged block ID, a malformed track number" \
+    "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -11,9 +11,16 @@ extension MatroskaParser {
             context.diagnose(.structureSkipped, .mkv(header.name), "block outside a Cluster skipped")
             return skip(&context, header, level: nil)
         }
+        if bodySize == 0 { return skip(&context, header, level: nil) }
+        guard let first = context.window.peekUInt8(at: header.headerSize) else {
+            return .needMoreData(atLeast: header.headerSize + 1)
+        }
+        guard let trackLength = EBMLSyntax.vintLength(first), Int64(trackLength) <= bodySize else {
+            context.diagnose(.structureSkipped, .mkv(header.name), "block with a malformed track number skipped")
+            return skip(&context, header, level: nil)
+        }
         guard let (number, _) = MatroskaBlock.trackNumber(in: context.window, at: header.headerSize) else {
-            if bodySize == 0 { return skip(&context, header, level: nil) }
-            return .needMoreData(atLeast: header.headerSize + min(8, Int(bodySize)))
+            return .needMoreData(atLeast: header.headerSize + trackLength)
         }
         guard number == track.number else {
             // Another track (video, subtitles, a second audio track): skipped without buffering.
