@@ -12,17 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import manifest  # noqa: E402
-
-
-def vint(d, p):
-    first = d[p]
-    n = 1
-    while not first & (0x80 >> (n - 1)):
-        n += 1
-    v = first & (0xFF >> n)
-    for b in d[p + 1:p + n]:
-        v = v << 8 | b
-    return v, n
+from webm_live import vint  # noqa: E402
 
 
 def header(d, p):

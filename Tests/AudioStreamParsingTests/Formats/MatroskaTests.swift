@@ -123,8 +123,9 @@ struct MatroskaTests {
         // Track 1, timestamp 0, flags 0x02 (Xiph), 3 frames: sizes 300 (255 + 45), 2, and the rest (4).
         let body: [UInt8] = [0x81, 0, 0, 0x02, 2, 255, 45, 2] + Array(repeating: 7, count: 306)
         #expect(
-            Self.decode(body) == .block(
-                MatroskaBlock(track: 1, relativeTimestamp: 0, flags: 2, headerLength: 8, frameSizes: [300, 2, 4])))
+            Self.decode(body)
+                == .block(
+                    MatroskaBlock(track: 1, relativeTimestamp: 0, flags: 2, headerLength: 8, frameSizes: [300, 2, 4])))
     }
 
     @Test func ebmlLacing() {
@@ -132,16 +133,20 @@ struct MatroskaTests {
         // −3 as a 1-byte signed vint (value − 63: 60 → 0xBC), so 797; the last takes the rest (5).
         let body: [UInt8] = [0x81, 0, 0, 0x06, 2, 0x43, 0x20, 0xBC] + Array(repeating: 1, count: 1602)
         #expect(
-            Self.decode(body) == .block(
-                MatroskaBlock(track: 1, relativeTimestamp: 0, flags: 6, headerLength: 8, frameSizes: [800, 797, 5])))
+            Self.decode(body)
+                == .block(
+                    MatroskaBlock(track: 1, relativeTimestamp: 0, flags: 6, headerLength: 8, frameSizes: [800, 797, 5]))
+        )
     }
 
     @Test func fixedLacingAndItsFaults() {
         // Flags 0x04 (fixed), 4 frames in 12 bytes: 3 each.
         let body: [UInt8] = [0x82, 0xFF, 0xFE, 0x04, 3] + Array(repeating: 0, count: 12)
         #expect(
-            Self.decode(body) == .block(
-                MatroskaBlock(track: 2, relativeTimestamp: -2, flags: 4, headerLength: 5, frameSizes: [3, 3, 3, 3])))
+            Self.decode(body)
+                == .block(
+                    MatroskaBlock(track: 2, relativeTimestamp: -2, flags: 4, headerLength: 5, frameSizes: [3, 3, 3, 3]))
+        )
         // 13 bytes for 4 frames cannot be fixed-size.
         guard case .invalid = Self.decode([0x82, 0, 0, 0x04, 3] + Array(repeating: 0, count: 13)) else {
             Issue.record("uneven fixed lacing accepted")
@@ -162,7 +167,8 @@ struct MatroskaTests {
         let clusters =
             EBML.cluster(EBML.simpleBlock(track: 1, [1, 2]) + EBML.simpleBlock(track: 1, [3, 4]), unknown: true)
             + EBML.cluster(EBML.simpleBlock(track: 1, [5, 6]), unknown: true)
-        let file = EBML.file(tracks: EBML.pcmTrack(number: 1), clusters: clusters, unknownSegment: true, docType: "webm")
+        let file = EBML.file(
+            tracks: EBML.pcmTrack(number: 1), clusters: clusters, unknownSegment: true, docType: "webm")
         let log = Self.run(file)
         #expect(log.error == nil)
         let packets = log.packets
@@ -178,7 +184,8 @@ struct MatroskaTests {
     @Test func otherTracksAreSkippedAndTheFirstAudioTrackIsParsed() throws {
         let tracks = EBML.pcmTrack(number: 1, type: 1) + EBML.pcmTrack(number: 2, channels: 2)
         let clusters = EBML.cluster(
-            EBML.simpleBlock(track: 1, Array(repeating: 9, count: 100)) + EBML.simpleBlock(track: 2, [1, 2, 3, 4, 5, 6, 7, 8]))
+            EBML.simpleBlock(track: 1, Array(repeating: 9, count: 100))
+                + EBML.simpleBlock(track: 2, [1, 2, 3, 4, 5, 6, 7, 8]))
         let log = Self.run(EBML.file(tracks: tracks, clusters: clusters))
         #expect(log.error == nil)
         // Stereo 16-bit: 8 bytes are 2 frames of 4 bytes.
@@ -204,7 +211,8 @@ struct MatroskaTests {
 
     @Test func truncatedFileGivesThePacketsBeforeTheCut() {
         let clusters = EBML.cluster(
-            EBML.simpleBlock(track: 1, [1, 2]) + EBML.simpleBlock(track: 1, [3, 4]) + EBML.simpleBlock(track: 1, [5, 6]))
+            EBML.simpleBlock(track: 1, [1, 2]) + EBML.simpleBlock(track: 1, [3, 4])
+                + EBML.simpleBlock(track: 1, [5, 6]))
         let file = EBML.file(tracks: EBML.pcmTrack(number: 1), clusters: clusters)
         let log = Self.run(Array(file.dropLast(1)))
         #expect(log.error == nil)
@@ -219,7 +227,8 @@ struct MatroskaTests {
     }
 
     @Test func docTypeDecidesTheFileType() {
-        let mka = ParseRunner.run(EBML.file(tracks: EBML.pcmTrack(number: 1), clusters: EBML.cluster([])), chunking: .whole)
+        let mka = ParseRunner.run(
+            EBML.file(tracks: EBML.pcmTrack(number: 1), clusters: EBML.cluster([])), chunking: .whole)
         #expect(mka.lastValues[.fileFormat] == .fileFormat(.matroska))
         let other = ParseRunner.run(
             EBML.header(docType: "other") + EBML.element([0x18, 0x53, 0x80, 0x67], []), chunking: .whole)
@@ -227,9 +236,11 @@ struct MatroskaTests {
     }
 
     @Test func unknownCodecIsListedAndRefused() {
-        let track = EBML.element([0xAE], EBML.uint([0xD7], 1) + EBML.uint([0x83], 2) + EBML.string([0x86], "A_REAL/28_8"))
+        let track = EBML.element(
+            [0xAE], EBML.uint([0xD7], 1) + EBML.uint([0x83], 2) + EBML.string([0x86], "A_REAL/28_8"))
         let log = ParseRunner.run(EBML.file(tracks: track, clusters: EBML.cluster([])), chunking: .whole)
         #expect(log.error?.code == .unsupportedDataFormat)
-        #expect(log.entries.contains { if case .diagnostic(let d) = $0 { d.kind == .unsupportedFeature } else { false } })
+        #expect(
+            log.entries.contains { if case .diagnostic(let d) = $0 { d.kind == .unsupportedFeature } else { false } })
     }
 }

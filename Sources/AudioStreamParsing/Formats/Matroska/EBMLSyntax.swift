@@ -30,8 +30,8 @@ enum EBMLSyntax: ElementSyntax {
     /// Reads an element header (nothing consumed).
     ///
     /// - Returns: `.invalid` with `.malformedField` for an ID longer than 4 bytes or a size longer
-    ///   than 8 (a 0x00 first byte), or an ID whose value bits are all zero or all one (reserved,
-    ///   §5); `.sizeBeyondOffsets` for a size no stream offset can reach.
+    ///   than 8 (a 0x00 first byte), or an ID whose value bits are all one (reserved, §5);
+    ///   `.sizeBeyondOffsets` for a size no stream offset can reach.
     static func peekHeader(in bytes: some ElementBytes, at offset: Int) -> ElementHeaderPeek<EBMLSyntax> {
         guard let first = bytes.peekUInt8(at: offset) else { return .needMoreData(1) }
         guard let idLength = vintLength(first), idLength <= 4 else {
@@ -41,7 +41,9 @@ enum EBMLSyntax: ElementSyntax {
         let id = UInt32(truncatingIfNeeded: id64)
         let valueBits = UInt64(7 * idLength)
         let idValue = id64 & (1 << valueBits - 1)
-        if idValue == 0 || idValue == 1 << valueBits - 1 {
+        // All value bits set is reserved (§5). All zero is too, but Matroska's ChapterDisplay is 0x80
+        // (RFC 9559 §5.1.7.1.4.9), so it is read.
+        if idValue == 1 << valueBits - 1 {
             return .invalid(
                 ElementHeaderFault(problem: .malformedField, id: id, declaredSize: 0, headerSize: idLength))
         }

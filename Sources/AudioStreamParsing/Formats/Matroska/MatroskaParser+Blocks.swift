@@ -48,6 +48,14 @@ extension MatroskaParser {
         context.window.consume(header.headerSize + block.headerLength)
         let blockStart = position - (dataOffset ?? 0)
         for frameSize in block.frameSizes {
+            if case .pcm(let frameBytes) = codec.frameCounter {
+                // Linear PCM: each sample frame is a packet; a seek may land inside the block.
+                let drop = min(framesToDrop, frameSize / frameBytes)
+                framesToDrop -= drop
+                context.window.consume(drop * frameBytes)
+                emitPCM(&context, size: frameSize - drop * frameBytes, frameBytes: frameBytes, blockStart: blockStart)
+                continue
+            }
             if framesToDrop > 0 {
                 framesToDrop -= 1
                 context.window.consume(frameSize)
@@ -82,31 +90,38 @@ extension MatroskaParser {
                 frames = Int64(h.blockSize)
             }
             variable = frames == Int64(codec.streamDescription.framesPerPacket) ? 0 : UInt32(clamping: frames)
-        case .pcm(let frameBytes):
-            let count = size / frameBytes
-            if count > 0 {
-                context.emitPackets(count: count, size: frameBytes, framesPerPacket: 1)
-                for k in 0..<count {
-                    let s = start + Int64(k * frameBytes)
-                    place(index + Int64(k), start: k == 0 ? blockStart : s, end: s + Int64(frameBytes), frames: 1)
-                }
-                emittedBytes += Int64(count * frameBytes)
-                emittedPackets += Int64(count)
-                largestPacket = max(largestPacket, frameBytes)
-            }
-            if size % frameBytes != 0 {
-                context.diagnose(
-                    .inconsistentValues, .mkv("SimpleBlock"),
-                    "\(size % frameBytes) bytes after the last whole PCM frame of a block skipped")
-                context.window.consume(size % frameBytes)
-            }
-            return
+        case .pcm:
+            break
         }
         context.emitPacket(size: size, variableFrames: variable, frames: frames)
         place(index, start: blockStart, end: start + Int64(size), frames: frames)
         emittedBytes += Int64(size)
         emittedPackets += 1
         largestPacket = max(largestPacket, size)
+    }
+
+    /// Emits the sample frames of `size` bytes of linear PCM at the window's position, one packet each,
+    /// all placed at their block's start (as the frames of a laced block), and skips a partial frame at
+    /// the end with a diagnostic.
+    mutating func emitPCM(_ context: inout ParseContext, size: Int, frameBytes: Int, blockStart: Int64) {
+        let index = context.nextPacketIndex
+        let start = context.window.position - (dataOffset ?? 0)
+        let count = size / frameBytes
+        if count > 0 {
+            context.emitPackets(count: count, size: frameBytes, framesPerPacket: 1)
+            for k in 0..<count {
+                place(index + Int64(k), start: blockStart, end: start + Int64((k + 1) * frameBytes), frames: 1)
+            }
+            emittedBytes += Int64(count * frameBytes)
+            emittedPackets += Int64(count)
+            largestPacket = max(largestPacket, frameBytes)
+        }
+        if size % frameBytes != 0 {
+            context.diagnose(
+                .inconsistentValues, .mkv("SimpleBlock"),
+                "\(size % frameBytes) bytes after the last whole PCM frame of a block skipped")
+            context.window.consume(size % frameBytes)
+        }
     }
 
     /// Records packet `index` (its block's start, its end and its frames) when it extends the tables.

@@ -52,12 +52,15 @@ extension MatroskaParser {
         if let size = header.size, let end = open.last?.end, position + size > end {
             if inCluster { return damaged(&context, "\(header.name) of \(size) bytes runs past its parent") }
             context.diagnose(
-                .sizeCorrected, .mkv(header.name), "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
+                .sizeCorrected, .mkv(header.name),
+                "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
         }
         guard ElementStream.endFits(header, at: position) else {
-            throw context.error(EBMLSyntax.error(for: ElementHeaderFault(
-                problem: .sizeBeyondOffsets, id: header.id, declaredSize: UInt64(header.bodySize ?? 0),
-                headerSize: header.headerSize)))
+            throw context.error(
+                EBMLSyntax.error(
+                    for: ElementHeaderFault(
+                        problem: .sizeBeyondOffsets, id: header.id, declaredSize: UInt64(header.bodySize ?? 0),
+                        headerSize: header.headerSize)))
         }
         switch Self.registry[header.id] {
         case .streamed(.block)?:
@@ -133,7 +136,8 @@ extension MatroskaParser {
             waitingEnd = header.size.map { position + $0 }
             return .needMoreData(atLeast: n)
         case .unknownSize:
-            context.diagnose(.unsupportedFeature, .mkv(header.name), "element of unknown size; its children are skipped")
+            context.diagnose(
+                .unsupportedFeature, .mkv(header.name), "element of unknown size; its children are skipped")
             return skip(&context, header, level: MatroskaElementID.level(of: header.id))
         case .overLimit(let size, _):
             if header.id == MatroskaElementID.tracks || header.id == MatroskaElementID.info {

@@ -42,6 +42,7 @@ extension MatroskaParser {
             return nil
         }
         let valid = max(0, nextFrame - priming - remainder)
-        return PacketTableInfo(numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+        return PacketTableInfo(
+            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
     }
 }

@@ -91,8 +91,10 @@ extension MatroskaParser {
                 trackAt += child.headerSize
             }
         }
+        guard let first = window.peekUInt8(at: trackAt) else { return .undecided(trackAt - offset + 1) }
+        guard let trackLength = EBMLSyntax.vintLength(first) else { return .rejected }
         guard let (number, _) = MatroskaBlock.trackNumber(in: window, at: trackAt) else {
-            return .undecided(trackAt - offset + 8)
+            return .undecided(trackAt - offset + trackLength)
         }
         guard trackEntries.contains(where: { $0.number == number }) else { return .rejected }
         let end = offset + header.headerSize + Int(body)

@@ -132,7 +132,8 @@ struct MatroskaParser: FormatParser {
         case .needMoreData(let n): return .needMoreData(atLeast: n)
         case .unknownSize: throw context.error(.invalidFile, .mkv("EBML"), "EBML header of unknown size")
         case .overLimit(let size, _):
-            throw context.error(.limitExceeded, .mkv("EBML"), "EBML header of \(size) bytes exceeds maxHeaderChunkBytes")
+            throw context.error(
+                .limitExceeded, .mkv("EBML"), "EBML header of \(size) bytes exceeds maxHeaderChunkBytes")
         }
         do throws(StructureError) {
             let master = try EBMLMaster(whole: bytes[...], depth: 1, limits: limits)
@@ -174,7 +175,7 @@ struct MatroskaParser: FormatParser {
         // The landing block's first packet: the packets of a laced block share its start.
         let map = packetMap
         let first = map.byteToPacket(byteOffset)?.value.packet ?? packet
-        framesToDrop = Int(max(0, min(packet - first, 256)))
+        framesToDrop = Int(max(0, min(packet - first, Int64(limits.maxPacketBytes))))
         if let frame = map.packetToFrame(first)?.value { nextFrame = frame }
         // Inside the Segment, in a Cluster whose end the next Cluster (or any level-1 element) marks.
         open.removeAll { $0.level >= 1 }

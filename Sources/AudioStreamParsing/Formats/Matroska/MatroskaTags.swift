@@ -36,7 +36,9 @@ enum MatroskaTags {
     ]
 
     /// The SimpleTags of `tags`, in order (nested SimpleTags too, up to the depth limit).
-    static func decode(_ tags: EBMLMaster, depth: Int, limits: ParserLimits, notes: inout [DiagnosticNote]) -> [SimpleTag] {
+    static func decode(_ tags: EBMLMaster, depth: Int, limits: ParserLimits, notes: inout [DiagnosticNote])
+        -> [SimpleTag]
+    {
         var out: [SimpleTag] = []
         for tag in tags.children where tag.id == MatroskaElementID.tag {
             guard let t = try? tags.master(tag, depth: depth + 1, limits: limits) else {
