@@ -168,11 +168,13 @@ struct MatroskaAudioCodec {
             return nil
         }
         let rates = AudioSpecificConfig.samplingFrequencies
-        guard let index = rates.firstIndex(of: Int(track.samplingFrequency)), track.channels <= 7 else { return nil }
+        guard track.samplingFrequency < 1e6, let index = rates.firstIndex(of: Int(track.samplingFrequency)),
+            track.channels <= 7
+        else { return nil }
         var writer = BitWriter()
         if id.hasSuffix("/SBR") {
-            let output = Int(track.outputSamplingFrequency ?? 2 * track.samplingFrequency)
-            guard let extIndex = rates.firstIndex(of: output) else { return nil }
+            let output = track.outputSamplingFrequency ?? 2 * track.samplingFrequency
+            guard output < 1e6, let extIndex = rates.firstIndex(of: Int(output)) else { return nil }
             writer.write(5, bits: 5)
             writer.write(UInt32(index), bits: 4)
             writer.write(UInt32(track.channels), bits: 4)

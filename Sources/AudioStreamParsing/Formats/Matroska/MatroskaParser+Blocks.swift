@@ -27,7 +27,7 @@ extension MatroskaParser {
             return skip(&context, header, level: nil)
         }
         if header.id == MatroskaElementID.block { groupIsParsedTrack = true }
-        guard bodySize <= Int64(limits.maxPacketBytes) else {
+        guard bodySize <= Int64(min(limits.maxPacketBytes, limits.maxBufferedBytes - 16)) else {
             context.diagnose(
                 .limitExceeded, .mkv(header.name), "block of \(bodySize) bytes exceeds maxPacketBytes; skipped")
             return skip(&context, header, level: nil)
@@ -78,7 +78,10 @@ extension MatroskaParser {
         case .constant:
             break
         case .opus:
-            frames = OpusPacket.frames(toc: context.window.peekUInt8(at: 0), second: context.window.peekUInt8(at: 1))
+            // The TOC byte and, for a code-3 packet, the frame count byte, when the packet holds them.
+            frames = OpusPacket.frames(
+                toc: size > 0 ? context.window.peekUInt8(at: 0) : nil,
+                second: size > 1 ? context.window.peekUInt8(at: 1) : nil)
             variable = UInt32(frames)
         case .vorbis(var counter):
             let measured = size > 0 ? (try? counter.measure(first: context.window.peekUInt8(at: 0))) ?? nil : nil

@@ -103,6 +103,9 @@ extension MatroskaParser {
         default:
             groupIsParsedTrack = false
         }
+        guard open.count < limits.maxNestingDepth else {
+            throw context.error(.limitExceeded, .mkv(header.name), "elements nested deeper than maxNestingDepth")
+        }
         context.window.consume(header.headerSize)
         open.append(OpenElement(id: header.id, level: level, end: header.size.map { position + $0 }))
         return .continue
@@ -111,12 +114,14 @@ extension MatroskaParser {
     /// Skips an element without buffering it; one of unknown size is entered instead (its children
     /// are then skipped one by one until an element of its level or a higher one).
     mutating func skip(_ context: inout ParseContext, _ header: EBMLHeader, level: Int?) -> ParseStep {
-        let position = context.window.position
         guard let step = ElementStream.skipBody(of: header, &context) else {
-            open.append(OpenElement(id: header.id, level: level ?? Int.max, end: nil))
+            // Unknown size: entered, so that what follows is read; nested ones beyond the depth limit are
+            // not remembered (the next element of a known level closes them all the same).
+            if open.count < limits.maxNestingDepth {
+                open.append(OpenElement(id: header.id, level: level ?? Int.max, end: nil))
+            }
             return .continue
         }
-        _ = position
         return step
     }
 

@@ -36,11 +36,12 @@ extension MatroskaParser {
     func gaplessInfo() -> PacketTableInfo? {
         guard let track, let codec else { return nil }
         let rate = codec.streamDescription.sampleRate
-        let priming = Int64((Double(track.codecDelay) * rate / 1e9).rounded())
-        let remainder = Int64((Double(max(0, lastDiscardPadding)) * rate / 1e9).rounded())
-        guard priming > 0 || remainder > 0, priming <= Int64(Int32.max), remainder <= Int64(Int32.max) else {
-            return nil
-        }
+        let primingFrames = (Double(track.codecDelay) * rate / 1e9).rounded()
+        let remainderFrames = (Double(max(0, lastDiscardPadding)) * rate / 1e9).rounded()
+        guard primingFrames <= Double(Int32.max), remainderFrames <= Double(Int32.max) else { return nil }
+        let priming = Int64(primingFrames)
+        let remainder = Int64(remainderFrames)
+        guard priming > 0 || remainder > 0 else { return nil }
         let valid = max(0, nextFrame - priming - remainder)
         return PacketTableInfo(
             numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))

@@ -95,7 +95,8 @@ struct MatroskaParser: FormatParser {
             let timescale = UInt32(clamping: 1_000_000_000 / max(scale, 1))
             return TrackInfo(
                 id: UInt32(clamping: t.number), handlerType: t.handlerType, sampleEntryType: t.codecID,
-                timescale: timescale, duration: UInt64(info.duration ?? 0), sampleCount: 0, language: t.language,
+                timescale: timescale, duration: UInt64(min(max(info.duration ?? 0, 0), 9e18)), sampleCount: 0,
+                language: t.language,
                 isSelected: t.number == track?.number, isChapterTrack: false)
         }
     }
