@@ -243,4 +243,65 @@ struct MatroskaTests {
         #expect(
             log.entries.contains { if case .diagnostic(let d) = $0 { d.kind == .unsupportedFeature } else { false } })
     }
+
+    // MARK: Fixtures (values from the oracle or the generator's input, Fixtures/generate.sh)
+
+    static func parse(_ path: String, options: ParserOptions = ParserOptions()) throws -> (AudioStreamParser, EventLog)
+    {
+        let bytes = try FixtureCatalog.fixture(path).bytes()
+        let parser = AudioStreamParser(options: options)
+        let recorder = EventRecorder(parser, input: bytes)
+        if let error = parser.feed(bytes[...], chunking: .whole) { recorder.log.error = error }
+        return (parser, recorder.log)
+    }
+
+    @Test func opusGaplessFromCodecDelayAndDiscardPadding() throws {
+        // The oracle: 26 packets of 960 frames (duration_sum 24960), discard_padding 648 on the last;
+        // CodecDelay 6.5 ms (mkvinfo: "Codec-inherent delay: 00:00:00.006500000") = 312 frames at 48 kHz.
+        let (parser, log) = try Self.parse("mkv/opus-48000-2ch-ffmpeg.webm")
+        #expect(log.error == nil)
+        #expect(
+            parser.packetTableInfo
+                == PacketTableInfo(numberValidFrames: 24960 - 312 - 648, primingFrames: 312, remainderFrames: 648))
+        // The cookie is the OpusHead: "OpusHead", version 1, 2 channels, pre-skip 312 (0x0138 LE).
+        #expect(parser.magicCookie.map { Array($0.prefix(12)) } == Array("OpusHead".utf8) + [1, 2, 0x38, 0x01])
+    }
+
+    @Test func theSecondAudioTrackIsParsedWhenChosen() throws {
+        // generate.sh: Opus mono (track 1) and Vorbis mono (track 2), 25 Vorbis blocks (one frame each).
+        let (parser, log) = try Self.parse("mkv/opus-48000-1ch-two-tracks.mka", options: ParserOptions(trackID: 2))
+        #expect(log.error == nil)
+        #expect(parser.dataFormat?.formatID == .vorbis)
+        #expect(log.packetCount == 25)
+        #expect(parser.tracks.map(\.isSelected) == [false, true])
+        let (_, none) = try Self.parse("mkv/opus-48000-1ch-two-tracks.mka", options: ParserOptions(trackID: 9))
+        #expect(none.error?.code == .unsupportedDataFormat)
+    }
+
+    @Test func chaptersTagsAndCoverFromTheGeneratorsInput() throws {
+        // generate.sh: ffmetadata chapters 0–200 ms "Intro", 200–400 "Middle", 400–500 "Last part" and
+        // title/artist/album/genre/comment.
+        let (chaptered, _) = try Self.parse("mkv/flac-44100-2ch-chapters-tags.mka")
+        let m = try #require(chaptered.metadata)
+        #expect(m.chapters.map(\.title) == ["Intro", "Middle", "Last part"])
+        #expect(m.chapters.map(\.startSeconds) == [0, 0.2, 0.4])
+        #expect(m.chapters.map(\.endSeconds) == [0.2, 0.4, 0.5])
+        #expect(m.info[.album] == "Matroska Album" && m.info[.genre] == "Jazz")
+        // mkvmerge: an album-level Tag (TITLE "Cover Album", ARTIST "Cover Artist") and a track-level
+        // one (TITLE "Cover Track"); cover.png attached as image/png.
+        let (covered, _) = try Self.parse("mkv/mp3-44100-2ch-cover.mka")
+        let c = try #require(covered.metadata)
+        #expect(c.info[.title] == "Cover Track" && c.info[.album] == "Cover Album" && c.info[.artist] == "Cover Artist")
+        #expect(c.artwork.count == 1)
+        #expect(c.artwork.first?.mimeType == "image/png" && c.artwork.first?.pictureType == 3)
+        #expect(c.artwork.first.map { Array($0.data.prefix(8)) } == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    @Test func videoBlocksAreSkippedAndTracksListed() throws {
+        let (parser, log) = try Self.parse("mkv/aac-44100-2ch-video.mkv")
+        #expect(log.error == nil)
+        #expect(parser.tracks.map(\.handlerType) == ["vide", "soun"])
+        #expect(parser.tracks.map(\.sampleEntryType) == ["V_MPEG4/ISO/AVC", "A_AAC"])
+        #expect(parser.dataFormat?.formatID == .mpeg4AAC)
+    }
 }
