@@ -130,9 +130,13 @@ extension MatroskaParser {
         -> ParseStep
     {
         let position = context.window.position
-        let limit =
-            header.id == MatroskaElementID.ebml || header.id == MatroskaElementID.discardPadding
-            ? limits.maxHeaderChunkBytes : limits.maxBufferedBytes
+        let limit: Int
+        switch header.id {
+        case MatroskaElementID.ebml, MatroskaElementID.discardPadding: limit = limits.maxHeaderChunkBytes
+        case MatroskaElementID.tags, MatroskaElementID.chapters:
+            limit = min(limits.maxTagBytes, limits.maxBufferedBytes)
+        default: limit = limits.maxBufferedBytes
+        }
         let bytes: [UInt8]
         switch ElementStream.wholeElement(header, in: context.window, limit: limit) {
         case .bytes(let b):
@@ -148,7 +152,7 @@ extension MatroskaParser {
             if header.id == MatroskaElementID.tracks || header.id == MatroskaElementID.info {
                 throw context.error(.limitExceeded, .mkv(header.name), "\(size) bytes exceed maxBufferedBytes")
             }
-            context.diagnose(.limitExceeded, .mkv(header.name), "\(size) bytes exceed maxBufferedBytes; skipped")
+            context.diagnose(.limitExceeded, .mkv(header.name), "\(size) bytes exceed the limit of \(limit); skipped")
             return skip(&context, header, level: nil)
         }
         waitingEnd = nil

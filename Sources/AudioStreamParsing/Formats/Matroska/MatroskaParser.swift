@@ -8,7 +8,8 @@
 ///   of its level or a higher one starts (RFC 8794 §6.2; `MatroskaElementID.level`); a known size ends
 ///   where it says.
 /// - `Info`, `Tracks`, `Tags`, `Chapters`, `Attachments` are buffered whole (up to
-///   `ParserLimits.maxBufferedBytes`; above it skipped with a `limitExceeded` diagnostic) and decoded
+///   `ParserLimits.maxBufferedBytes`, Tags and Chapters up to `maxTagBytes`; above it skipped with a
+///   `limitExceeded` diagnostic, or `limitExceeded` thrown for Info and Tracks) and decoded
 ///   (`MatroskaSegmentInfo`, `MatroskaTrackEntry`, `MatroskaTags`, `MatroskaChapters`,
 ///   `MatroskaAttachments`); `SeekHead`, `Cues`, `Void`, `CRC-32` and the other known elements are
 ///   skipped without buffering, unknown ones too, with an `unknownStructure` diagnostic.
