@@ -32,6 +32,7 @@ need ffmpeg ffmpeg; need ffprobe ffmpeg; need sox sox; need sndfile-convert sndf
 need sndfile-metadata-set sndfile-programs; need python3 python3; need lame lame; need twolame twolame
 need eyeD3 eyed3; need id3v2 id3v2; need perl perl; need flac flac; need oggenc vorbis-tools
 need vorbiscomment vorbis-tools; need opusenc opus-tools
+need mkvmerge mkvtoolnix; need mkvinfo mkvtoolnix
 /usr/bin/python3 -c 'import mutagen' 2>/dev/null || MISSING+=("mutagen for /usr/bin/python3 (Debian package python3-mutagen)")
 perl -MMP3::Tag -e 1 2>/dev/null || MISSING+=("MP3::Tag (Debian package libmp3-tag-perl)")
 if command -v ffmpeg >/dev/null; then
@@ -59,7 +60,7 @@ trap 'rm -rf "$T"' EXIT
 # malformed/manifest.json is deleted too: make_malformed.py, make_malformed_flac.py and
 # ogg_malformed.py each merge their rows into it (tools/manifest.py), and the end of this
 # script checks that it lists every malformed input exactly once.
-DIRS=(wav aiff caf au mpeg adts malformed tags flac mp4 ogg malformed/ogg)
+DIRS=(wav aiff caf au mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv)
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
     find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -path malformed/expected.json -delete
@@ -792,6 +793,65 @@ mk_ff ogg/opus-48000-2ch-paged.opus "Opus 4 s in ~40 pages of 100 ms (ffmpeg -pa
 sine 22050 4 1
 mk_ff ogg/flac-22050-1ch-paged.oga "FLAC in Ogg 4 s, one or two frames per page (ffmpeg -page_duration 100000): seeking" "" -c:a flac -page_duration 100000 -f ogg
 
+# ============================================================ Matroska / WebM
+# ffmpeg's matroska/webm muxer for every codec; mkvmerge (mkvtoolnix) for each lacing kind
+# (--engage no_variable_data: no dates or random UIDs, so the bytes are reproducible); a
+# live-shaped WebM (unknown Segment and Cluster sizes, no Cues, no Duration: what Chrome's
+# MediaRecorder and Icecast WebM mounts send) from ffmpeg's pipe output rewritten by
+# tools/webm_live.py (each Cluster size → "unknown", same width).
+MKVMERGE="mkvmerge -q --engage no_variable_data"
+sine 48000 0.5 2
+mk_ff mkv/opus-48000-2ch-ffmpeg.webm "WebM Opus: OpusHead CodecPrivate, CodecDelay/SeekPreRoll, SimpleBlocks, a last BlockGroup with DiscardPadding, Cues at the end" "" -c:a libopus -b:a 48k
+sine 44100 0.5 2
+mk_ff mkv/vorbis-44100-2ch-ffmpeg.webm "WebM Vorbis: the three headers Xiph-laced in CodecPrivate" "" -c:a libvorbis -q:a 0
+mk_ff mkv/aac-44100-2ch-ffmpeg.mka "A_AAC with the AudioSpecificConfig in CodecPrivate" "" -c:a aac -b:a 64k
+mk_ff mkv/flac-44100-2ch-ffmpeg.mka "A_FLAC: fLaC + STREAMINFO in CodecPrivate" "" -c:a flac
+mk_ff mkv/mp3-44100-2ch-ffmpeg.mka "A_MPEG/L3, one frame per SimpleBlock" "" -c:a libmp3lame -b:a 64k
+sine 44100 0.2 2
+mk_ff mkv/pcm_s16le-44100-2ch-ffmpeg.mka "A_PCM/INT/LIT 16-bit: blocks of many sample frames" "" -c:a pcm_s16le
+sine 44100 0.5 2
+mk_ff mkv/alac-44100-2ch-ffmpeg.mka "A_ALAC: the ALACSpecificConfig in CodecPrivate" "" -c:a alac
+sine 48000 0.5 2
+mk_ff mkv/mp2-48000-2ch-ffmpeg.mka "A_MPEG/L2" "" -c:a mp2 -b:a 128k
+mk_ff mkv/ac3-48000-2ch-ffmpeg.mka "A_AC3" "" -c:a ac3 -b:a 128k
+mk_ff mkv/eac3-48000-2ch-ffmpeg.mka "A_EAC3" "" -c:a eac3 -b:a 96k
+sine 48000 0.2 2
+mk_ff mkv/pcm_f32le-48000-2ch-ffmpeg.mka "A_PCM/FLOAT/IEEE 32-bit" "" -c:a pcm_f32le
+sine 48000 0.3 1
+mk_ff mkv/pcm_s24be-48000-1ch-ffmpeg.mka "A_PCM/INT/BIG 24-bit mono" "" -c:a pcm_s24be
+# ---- lacing (mkvmerge): Xiph, EBML, fixed-size
+sine 44100 0.5 2
+mk mkv/mp3-44100-2ch-mkvmerge-xiph.mka "Xiph lacing: several MP3 frames per SimpleBlock (mkvmerge --engage lacing_xiph)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k "$T/l.mp3" && $MKVMERGE --engage lacing_xiph -o "$OUT" "$T/l.mp3"'
+mk mkv/mp3-44100-2ch-mkvmerge-ebml.mka "EBML lacing: several MP3 frames per SimpleBlock (mkvmerge --engage lacing_ebml)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k "$T/l.mp3" && $MKVMERGE --engage lacing_ebml -o "$OUT" "$T/l.mp3"'
+sine 48000 0.5 2
+mk mkv/ac3-48000-2ch-mkvmerge-fixed.mka "fixed-size lacing: AC-3 frames of equal size, laced by mkvmerge's default" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a ac3 -b:a 128k "$T/l.ac3" && $MKVMERGE -o "$OUT" "$T/l.ac3"'
+mk mkv/opus-48000-2ch-mkvmerge-blockgroups.mka "BlockGroups instead of SimpleBlocks (mkvmerge --engage no_simpleblocks)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 48k "$T/b.opus" && $MKVMERGE --engage no_simpleblocks -o "$OUT" "$T/b.opus"'
+# ---- live: unknown sizes, no Cues, no Duration
+mk mkv/opus-48000-2ch-live.webm "live WebM: Segment and every Cluster of unknown size, no SeekHead, Cues or Duration (MediaRecorder shape)" "ffmpeg -live 1 to a pipe, then tools/webm_live.py" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 48k -live 1 -f webm - > "$T/live.webm" && python3 tools/webm_live.py "$T/live.webm" "$OUT"'
+# ---- several tracks, metadata
+sine 48000 0.5 1
+mk mkv/opus-48000-1ch-two-tracks.mka "two audio tracks (Opus mono, then Vorbis mono); the first is parsed, both listed" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 32k "$T/a.opus" && $FF -filter_complex "$SIG" $BX -c:a libvorbis -q:a 0 "$T/b.ogg" && $FF -i "$T/a.opus" -i "$T/b.ogg" -map 0:a -map 1:a -c copy $BX "$OUT"'
+sine 44100 0.5 2
+mk mkv/aac-44100-2ch-video.mkv "audio beside video: an H.264 track first (64x64, 10 fps), then AAC; video blocks skipped" "" \
+    '$FF -f lavfi -i "testsrc=size=64x64:rate=10:duration=0.5" -f lavfi -i "$SIG" $BX -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 5 -c:a aac -b:a 64k "$OUT"'
+mk mkv/flac-44100-2ch-chapters-tags.mka "Tags (TITLE, ARTIST, ALBUM, GENRE, COMMENT) and three chapters (ffmetadata)" "" \
+    'printf ";FFMETADATA1\ntitle=Matroska Title\nartist=Matroska Artist\nalbum=Matroska Album\ngenre=Jazz\ncomment=Matroska comment\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=200\ntitle=Intro\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=200\nEND=400\ntitle=Middle\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=400\nEND=500\ntitle=Last part\n" > "$T/meta.txt" && $FF -filter_complex "$SIG" -f ffmetadata -i "$T/meta.txt" -map_metadata 0 -map_chapters 0 -fflags +bitexact -flags +bitexact -c:a flac "$OUT"'
+mk mkv/mp3-44100-2ch-cover.mka "a cover attachment (cover.png, image/png) and an album-level plus a track-level Tag (mkvmerge)" "cover: 32x32 PNG (ffmpeg noise, seed 9)" \
+    '$FF -f lavfi -i "color=c=gray:s=32x32,format=rgb24,noise=alls=100:allf=u:all_seed=9" -frames:v 1 $BX -c:v png "$T/cover.png" && $FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k "$T/c.mp3" && printf "<?xml version=\"1.0\"?>\n<Tags><Tag><Targets><TargetTypeValue>50</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Album</String></Simple><Simple><Name>ARTIST</Name><String>Cover Artist</String></Simple></Tag><Tag><Targets><TargetTypeValue>30</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Track</String></Simple></Tag></Tags>\n" > "$T/tags.xml" && $MKVMERGE --global-tags "$T/tags.xml" --attachment-mime-type image/png --attachment-name cover.png --attach-file "$T/cover.png" -o "$OUT" "$T/c.mp3"'
+
+# ---- malformed Matroska (python3 tools/make_malformed_mkv.py; documented in malformed/expected.json)
+SIGDESC="(derived from mkv/opus-48000-2ch-ffmpeg.webm)"
+python3 tools/make_malformed_mkv.py mkv/opus-48000-2ch-ffmpeg.webm malformed > /dev/null
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/mkv-*" "python3 tools/make_malformed_mkv.py mkv/opus-48000-2ch-ffmpeg.webm malformed" "-" \
+    "truncated inside a block, junk before the EBML header, unknown DocType and CodecID, a damaged block ID, a malformed track number" \
+    "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1
@@ -802,7 +862,7 @@ mk_ff ogg/flac-22050-1ch-paged.oga "FLAC in Ogg 4 s, one or two frames per page 
     echo "eyeD3 $(eyeD3 --version 2>&1 | head -n 1)"
     python3 --version
     if command -v dpkg-query >/dev/null; then
-        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0  libopus0 lame twolame eyed3 python3-mutagen vorbis-tools opus-tools libogg0 libvorbisenc2 flac id3v2 libmp3-tag-perl libx264-164 2>/dev/null || true
+        dpkg-query -W -f='${Package} ${Version}\n' ffmpeg mkvtoolnix sox libsox-fmt-all sndfile-programs libsndfile1 libmp3lame0  libopus0 lame twolame eyed3 python3-mutagen vorbis-tools opus-tools libogg0 libvorbisenc2 flac id3v2 libmp3-tag-perl libx264-164 2>/dev/null || true
     fi
 } > "$T/versions.txt"
 cat "$T/versions.txt"

@@ -34,7 +34,7 @@ def media(folders, malformed_prefixes=()):
     return files
 
 
-ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'tags', 'malformed']
+ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'mkv', 'tags', 'malformed']
 
 
 def be32(b, i):
@@ -133,6 +133,7 @@ def seeds_for(h):
         'FuzzMP4': (['mp4', 'malformed'], ('mp4',)),
         'FuzzOgg': (['ogg', 'malformed'], ('ogg',)),
         'FuzzFLAC': (['flac', 'malformed'], ('flac',)),
+        'FuzzMatroska': (['mkv', 'malformed'], ('mk', 'webm')),
     }
     if h in formats:
         return media(*formats[h])

@@ -8,9 +8,10 @@ sudo_=""
 $sudo_ apt-get update -qq
 # ffmpeg/ffprobe (with libmp3lame, libopus, libvorbis, libx264), sox, libsndfile's
 # sndfile-convert and sndfile-metadata-set, LAME and TwoLAME (MPEG audio), flac
-# (flac and metaflac), vorbis-tools (oggenc, vorbiscomment), opus-tools (opusenc).
+# (flac and metaflac), vorbis-tools (oggenc, vorbiscomment), opus-tools (opusenc), mkvtoolnix
+# (mkvmerge, mkvinfo: the Matroska fixtures).
 DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq \
-    ffmpeg sox libsox-fmt-all sndfile-programs lame twolame flac vorbis-tools opus-tools python3 perl
+    ffmpeg sox libsox-fmt-all sndfile-programs lame twolame flac vorbis-tools opus-tools python3 perl mkvtoolnix
 # Taggers for Fixtures/tags/ and the tagged MPEG, FLAC and MP4 fixtures: id3lib's id3v2, eyeD3,
 # mutagen (Debian's python3-mutagen, run with /usr/bin/python3; `pip install mutagen`
 # works too when that interpreter lacks it) and MP3::Tag (writes ID3v2.3 unsynchronisation).

@@ -26,6 +26,8 @@
 /// | `latmInLOAS` | `kAudioFileLATMInLOASType`      | `loas` |
 /// | `ogg`        | none (private to this library)  | `ogg ` |
 /// | `quickTime`  | none (private to this library)  | `qt  ` |
+/// | `matroska`   | none (private to this library)  | `mkv ` |
+/// | `webM`       | none (private to this library)  | `webm` |
 ///
 /// Apple defines no Ogg type; `ogg` uses the private value `'ogg '` (0x6F676720), documented in
 /// `docs/coreaudio-mapping.md`.
@@ -85,6 +87,12 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     /// A QuickTime movie (`ftyp` major brand `qt  `, or an MP4-style file without `ftyp`). Private value
     /// `'qt  '` (0x71742020): CoreAudio's AudioFileStream has no QuickTime type.
     public static let quickTime = Self("qt  ")
+    /// Matroska (RFC 9559; EBML DocType `matroska`: `.mka`, `.mkv`). Private value `'mkv '` (0x6D6B7620):
+    /// CoreAudio has no Matroska type.
+    public static let matroska = Self("mkv ")
+    /// WebM (Matroska with EBML DocType `webm`). Private value `'webm'` (0x7765626D): CoreAudio has no
+    /// WebM type.
+    public static let webM = Self("webm")
 
     /// The four characters, e.g. `WAVE`.
     public var description: String { FourCharCode.string(rawValue) }

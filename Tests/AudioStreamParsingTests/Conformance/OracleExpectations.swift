@@ -18,6 +18,9 @@ struct ExpectedStream: CustomStringConvertible {
     var byteCount: Int64
     /// Sample frames in all packets (nominal: priming/remainder not subtracted).
     var frameCount: Int64
+    /// How far the frame count may be off (Matroska: ffprobe's durations are in TimestampScale units,
+    /// not frames); 0: exact.
+    var frameTolerance: Int64 = 0
     /// Every packet as (absolute offset, size), when the oracle's packets can be mapped to ours.
     var packets: [PacketSpan]?
     /// Info-dictionary entries ffprobe shows (`format_tags`), mapped to Apple's keys.
@@ -168,13 +171,25 @@ extension ExpectedStream {
         }
         var packets: [PacketSpan] = []
         var adtsFrames: Int64 = 0
+        // Matroska: `pos` is the block body's start; the frames of a laced block share it (MatroskaLayout).
+        let matroska = oracle.formatName?.hasPrefix("matroska") == true
+        var frameSpans: [PacketSpan] = []
+        if matroska {
+            var list: [(pos: Int64, size: Int64)] = []
+            for (i, p) in oracle.packets.enumerated() {
+                guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
+                list.append((pos, p.size))
+            }
+            frameSpans = try MatroskaLayout.packets(file, oracle: list)
+        }
         let ogg = oracle.formatName == "ogg" ? try OggPacketLayout(file) : nil
         if let ogg, ogg.audio.count != oracle.packets.count {
             throw ExpectationError(
                 "the pages hold \(ogg.audio.count) audio packets, the oracle \(oracle.packets.count)")
         }
         for (i, p) in oracle.packets.enumerated() {
-            guard let pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
+            guard var pos = p.pos else { throw ExpectationError("oracle packet \(i) has no pos") }
+            if matroska { pos = frameSpans[i].offset }
             if let unit {
                 guard p.size % Int64(unit) == 0 else {
                     throw ExpectationError("oracle packet \(i) size \(p.size) is not a multiple of block_align \(unit)")
@@ -182,6 +197,8 @@ extension ExpectedStream {
                 for k in 0..<(p.size / Int64(unit)) {
                     packets.append(PacketSpan(offset: pos + k * Int64(unit), size: Int64(unit)))
                 }
+            } else if matroska {
+                packets.append(frameSpans[i])
             } else if oracle.formatName == "aac" {
                 // ADTS: ffprobe's packet is the whole frame; ours is its raw data block (the header stripped).
                 let frame = try ADTSFrame(file, at: pos, index: i)
@@ -208,8 +225,22 @@ extension ExpectedStream {
                 packets.append(PacketSpan(offset: pos, size: p.size))
             }
         }
-        let frames: Int64
-        if oracle.formatName == "aac" {
+        var frames: Int64 = 0
+        var tolerance: Int64 = 0
+        if matroska {
+            // ffprobe's Matroska durations are in TimestampScale units (1 ms), each rounded, a last Opus
+            // packet is shortened by its DiscardPadding, and some packets have none (the first AAC packet,
+            // every ALAC packet): the known durations, within one unit per packet plus the padding and
+            // the largest known duration per packet without one; none known: not compared.
+            let known = oracle.packets.compactMap(\.duration)
+            frames = known.reduce(0, +)
+            let missing = Int64(oracle.packets.count - known.count)
+            tolerance =
+                known.isEmpty
+                ? Int64.max
+                : Int64(oracle.packets.count) * Int64((rate + 999) / 1000) + missing * (known.max() ?? 0)
+                    + (summary.fields["discard_padding"]?.int ?? 0)
+        } else if oracle.formatName == "aac" {
             // ffprobe counts 1024 per frame even for a multi-block frame; the headers say how many blocks.
             frames = adtsFrames
         } else if oracle.formatName == "ogg", let d = summary.durationSum,
@@ -235,8 +266,8 @@ extension ExpectedStream {
         }
         self.init(
             format: entry.format, sampleRate: rate, channels: channels, pcm: pcm, constantPacketSize: unit,
-            dataOffset: firstPos, byteCount: bytes, frameCount: frames, packets: packets, info: info,
-            source: "ffprobe oracle")
+            dataOffset: matroska ? try MatroskaLayout.firstCluster(file) : firstPos, byteCount: bytes,
+            frameCount: frames, frameTolerance: tolerance, packets: packets, info: info, source: "ffprobe oracle")
     }
 }
 

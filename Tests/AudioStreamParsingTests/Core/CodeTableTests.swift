@@ -126,6 +126,9 @@ struct CodeTableTests {
         Row(code: .latmInLOAS, chars: "loas", hex: 0x6C6F_6173),
         // Private: §3.7 notes no Ogg type exists; AudioStreaming's 'ogg ' (0x6F676720) is reused.
         Row(code: .ogg, chars: "ogg ", hex: 0x6F67_6720),
+        // Private: no Matroska or WebM type exists in §3.7 (docs/coreaudio-mapping.md).
+        Row(code: .matroska, chars: "mkv ", hex: 0x6D6B_7620),
+        Row(code: .webM, chars: "webm", hex: 0x7765_626D),
     ]
 
     @Test(arguments: fileTypes)

@@ -47,6 +47,7 @@ enum FuzzHarness {
         ("FuzzChunkText", { try FuzzTags.chunkText($0) }),
         ("FuzzICY", { try FuzzTags.icy($0) }),
         ("FuzzCodecHeaders", { try FuzzCodecHeaders.run($0) }),
+        ("FuzzMatroska", { try FuzzFormat.run($0, only: [.matroska, .webM]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }
