@@ -1,0 +1,235 @@
+import AudioStreamParsing
+import AudioStreamTestSupport
+import Testing
+
+/// Seeking by time (`seek(toFrame:)`, `seek(toTime:)`) on every fixture, checked against the packets of
+/// a full parse: the packet that holds the requested frame (priming frames included) is found from the
+/// full parse's packet frame counts, the decoder pre-roll before it from the codec's rule, and the
+/// packets delivered after feeding from the returned offset must start with `startPacket`.
+///
+/// Where the container places packets exactly (PCM, CAF `pakt`, MP4 sample tables; and every format once
+/// its whole stream was parsed) the landing must be exact. Elsewhere (framed streams seeked from their
+/// header) the landing may be estimated: then it must say so, the first batch must be labelled
+/// (`isIndexEstimated`, except FLAC whose frame number gives the true index), and its packets must be
+/// a contiguous run of the full parse.
+@Suite("Seek by time", .timeLimit(.minutes(5)))
+struct TimeSeekTests {
+    /// One delivered packet, with the batch's label.
+    struct Delivered: Equatable, CustomStringConvertible {
+        var index: Int64
+        var offset: Int64
+        var size: Int
+        var isIndexEstimated: Bool
+        var description: String { "#\(index)\(isIndexEstimated ? "~" : "") @\(offset)+\(size)" }
+    }
+
+    /// Records every packet the parser delivers (replacing any other handler).
+    final class Collector {
+        var packets: [Delivered] = []
+        init(_ parser: AudioStreamParser) {
+            parser.packetsHandler = { [unowned self] batch in
+                for (i, d) in batch.descriptions.enumerated() {
+                    packets.append(
+                        Delivered(
+                            index: batch.firstPacketIndex + Int64(i), offset: batch.fileOffset + d.startOffset,
+                            size: Int(d.dataByteSize), isIndexEstimated: batch.isIndexEstimated))
+                }
+            }
+        }
+    }
+
+    static let fixtures = FixtureCatalog.all.filter { ConformanceInput.knownGap($0) == nil }
+
+    /// Frames 0, 1, the middle and the last valid one.
+    static func frames(valid: Int64) -> [Int64] {
+        Array(Set([0, 1, valid / 2, valid - 1].filter { $0 >= 0 && $0 < valid })).sorted()
+    }
+
+    /// The last packet whose first frame is at or before `frame`.
+    static func packet(holding frame: Int64, _ startFrames: [Int64]) -> Int {
+        var i = 0
+        while i + 2 < startFrames.count && startFrames[i + 1] <= frame { i += 1 }
+        return i
+    }
+
+    /// The first packet to decode for packet `p`, by the codec rules of the spec (DecoderPreRoll's table),
+    /// computed here from the full parse's frames: nil for MPEG Layer III, whose reservoir reach depends on
+    /// the frame sizes (checked to be at least one packet).
+    static func expectedStart(_ p: Int, _ format: StreamDescription, _ startFrames: [Int64]) -> Int? {
+        switch format.formatID {
+        case .linearPCM, .flac, .appleLossless, .aLaw, .uLaw, .appleIMA4, .microsoftADPCM, .dviIntelIMA:
+            return p
+        case .mpeg4AAC, .mpeg4AAC_HE, .mpeg4AAC_HE_V2, .vorbis, .ac3, .enhancedAC3, .mpegLayer2:
+            return max(0, p - 1)
+        case .opus:
+            let from = startFrames[p] - 3840 * Int64(format.sampleRate) / 48000
+            return from <= 0 ? 0 : packet(holding: from, startFrames)
+        default:
+            return nil
+        }
+    }
+
+    /// The folders whose positions are exact as soon as the header was parsed.
+    static let tableFolders: Set<String> = ["wav", "aiff", "caf", "au", "mp4"]
+
+    @Test(arguments: fixtures)
+    func seekByFrameLandsOnTheRequestedSample(_ fixture: Fixture) throws {
+        let input = try ConformanceInput.input(for: fixture).bytes
+        let options = ConformanceInput.options(for: fixture)
+        let full = try SeekTests.fullParse(input, options: options)
+        let duration = try #require(full.parser.estimatedDuration, "\(fixture): no duration")
+        #expect(!duration.isEstimated, "\(fixture): duration estimated after a full parse")
+        let priming = Int64(full.parser.packetTableInfo?.primingFrames ?? 0)
+        var preparations: [SeekTests.Preparation] = [.wholeFile]
+        if Self.tableFolders.contains(fixture.folder) { preparations.append(.headerOnly) }
+        for preparation in preparations {
+            for frame in Self.frames(valid: duration.frames) {
+                let context = "\(fixture) seek to frame \(frame) \(preparation)"
+                let (parser, _) = try SeekTests.prepare(input, preparation, options: options)
+                let collector = Collector(parser)
+                let result: FrameSeekTarget
+                do {
+                    result = try parser.seek(toFrame: frame)
+                } catch {
+                    // A CAF whose pakt follows the data cannot place packets from its header (`more`).
+                    if preparation == .headerOnly && error.code == .dataUnavailable { continue }
+                    Issue.record("\(context): \(error)")
+                    continue
+                }
+                #expect(!result.isEstimated, "\(context): estimated")
+                let decoded = frame + priming
+                let p = Self.packet(holding: decoded, full.startFrames)
+                #expect(
+                    result.position == PacketPosition(packet: Int64(p), offsetInPacket: decoded - full.startFrames[p]),
+                    "\(context): position \(result.position), expected packet \(p)")
+                #expect(result.primingFrames == priming, "\(context): priming")
+                let start = Int(result.startPacket)
+                #expect(result.startPacket == result.position.packet - result.rollDistance, "\(context): roll")
+                if let expected = Self.expectedStart(p, full.dataFormat, full.startFrames) {
+                    #expect(start == expected, "\(context): start packet \(start), expected \(expected)")
+                } else {
+                    #expect(start <= max(0, p - 1), "\(context): start packet \(start) for packet \(p)")
+                }
+                guard start >= 0, start < full.packets.count else {
+                    Issue.record("\(context): start packet \(start) outside the stream")
+                    continue
+                }
+                #expect(
+                    result.framesToDiscard == decoded - full.startFrames[start], "\(context): frames to discard")
+                let from = Int(result.target.absoluteOffset)
+                let error = parser.feed(
+                    input[from...], chunking: .random(seed: UInt64(frame) &+ 3, maxSize: 1500),
+                    firstFlags: .discontinuity)
+                #expect(error == nil, "\(context): \(String(describing: error))")
+                let want = full.packets[start]
+                let first = try #require(collector.packets.first, "\(context): no packet after the seek")
+                #expect(
+                    first == Delivered(index: want.index, offset: want.offset, size: want.size, isIndexEstimated: false),
+                    "\(context): first packet \(first), expected \(want)")
+                #expect(parser.seekLanding == SeekLanding(labelledIndex: Int64(start), trueIndex: Int64(start)))
+            }
+        }
+    }
+
+    /// Framed streams seeked right after their header: estimated landings are labelled, and the packets
+    /// delivered are a contiguous run of the full parse.
+    @Test(arguments: fixtures.filter { !tableFolders.contains($0.folder) })
+    func estimatedSeekByTimeIsLabelled(_ fixture: Fixture) throws {
+        let input = try ConformanceInput.input(for: fixture).bytes
+        let options = ConformanceInput.options(for: fixture)
+        let full = try SeekTests.fullParse(input, options: options)
+        let duration = try #require(full.parser.estimatedDuration)
+        let rate = full.dataFormat.sampleRate
+        for frame in [duration.frames / 2, duration.frames * 9 / 10] where frame > 0 {
+            let context = "\(fixture) seek to \(Double(frame) / rate) s after the header"
+            let (parser, _) = try SeekTests.prepare(input, .headerOnly, options: options)
+            let collector = Collector(parser)
+            let result: FrameSeekTarget
+            do {
+                result = try parser.seek(toTime: Double(frame) / rate)
+            } catch {
+                // Nothing tells where the frame is yet (an ADTS or Ogg stream with no packet parsed), or the
+                // declared length ends before it: not a landing to check.
+                if error.code == .dataUnavailable || error.code == .invalidPacketOffset { continue }
+                Issue.record("\(context): \(error)")
+                continue
+            }
+            #expect(result.frame == frame, "\(context): frame")
+            let error = parser.feed(
+                input[Int(min(result.target.absoluteOffset, Int64(input.count)))...],
+                chunking: .random(seed: UInt64(frame), maxSize: 1500), firstFlags: .discontinuity)
+            #expect(error == nil, "\(context): \(String(describing: error))")
+            guard let first = collector.packets.first else { continue }  // landed past the last packet's start
+            guard let k = full.packets.firstIndex(where: { $0.offset == first.offset && $0.size == first.size }) else {
+                Issue.record("\(context): the first packet \(first) is not a packet of the full parse")
+                continue
+            }
+            let run = collector.packets.map { [$0.offset, Int64($0.size)] }
+            let expected = full.packets[k..<min(full.packets.count, k + run.count)].map { [$0.offset, Int64($0.size)] }
+            #expect(run == Array(expected), "\(context): not a contiguous run of the full parse")
+            if !result.isEstimated {
+                #expect(k == Int(result.startPacket) && !first.isIndexEstimated, "\(context): exact landing")
+                continue
+            }
+            let fixedBlockFLAC = fixture.folder == "flac" && full.dataFormat.framesPerPacket > 0
+            if fixedBlockFLAC {
+                // The frame number relabels the landing with its true index at once.
+                #expect(first.index == Int64(k) && !first.isIndexEstimated, "\(context): FLAC relabelling \(first)")
+                #expect(parser.seekLanding?.trueIndex == Int64(k), "\(context): landing")
+            } else {
+                #expect(first.index == result.startPacket, "\(context): label \(first.index)")
+                #expect(first.isIndexEstimated, "\(context): estimated landing not labelled")
+                if let trueIndex = parser.seekLanding?.trueIndex {
+                    // Only a declared packet count places it, at the end of the stream.
+                    #expect(trueIndex == Int64(k), "\(context): true index \(trueIndex), the packet is #\(k)")
+                }
+            }
+        }
+    }
+
+    @Test("seek(toFrame:) rejects frames outside the stream, and seeks before the header")
+    func seekByFrameErrors() throws {
+        let fixture = try #require(Self.fixtures.first { $0.folder == "wav" })
+        let input = try fixture.bytes()
+        let parser = AudioStreamParser()
+        #expect(throws: AudioStreamError.self) { try parser.seek(toTime: 1) }
+        if let error = parser.feed(input[...], chunking: .whole) { throw error }
+        let duration = try #require(parser.estimatedDuration)
+        for bad in [-1, duration.frames, duration.frames + 100] {
+            #expect {
+                try parser.seek(toFrame: bad)
+            } throws: {
+                ($0 as? AudioStreamError)?.code == .invalidPacketOffset
+            }
+        }
+        for bad in [-0.5, Double.nan, Double.infinity] {
+            #expect {
+                try parser.seek(toTime: bad)
+            } throws: {
+                ($0 as? AudioStreamError)?.code == .invalidPacketOffset
+            }
+        }
+        let last = try parser.seek(toFrame: duration.frames - 1)
+        #expect(!last.isEstimated && last.framesToDiscard == 0 && last.rollDistance == 0)
+    }
+
+    @Test("estimatedDuration: the rule, in the library")
+    func durationRule() {
+        let pcm = StreamDescription.linearPCM(
+            sampleRate: 8000, channels: 1, validBits: 16, containerBits: 16, isFloat: false, isBigEndian: true)
+        let info = PacketTableInfo(numberValidFrames: 700, primingFrames: 50, remainderFrames: 50)
+        #expect(
+            StreamDuration.estimate(
+                packetTableInfo: info, packetCount: 800, byteCount: 1600, bitRate: 128_000, format: pcm,
+                parsedFrames: 800, isComplete: true)
+                == StreamDuration(frames: 700, seconds: 0.0875, isEstimated: false, source: .packetTable))
+        var vbr = pcm
+        vbr.framesPerPacket = 0
+        // After a seek the parsed frames are not the stream's: no rule 3.
+        #expect(
+            StreamDuration.estimate(
+                packetTableInfo: nil, packetCount: 3, byteCount: 16000, bitRate: 128_000, format: vbr,
+                parsedFrames: nil, isComplete: true)
+                == StreamDuration(frames: 8000, seconds: 1, isEstimated: true, source: .bitRate))
+    }
+}
