@@ -59,6 +59,7 @@ struct TimeSeekErrorTable {
         }
         print(
             "SEEK-ERROR | \(name) | \(full.packets.count) | \(rows.joined(separator: ", ")) | \(worstPackets) | "
-                + String(format: "%.1f", worstMilliseconds) + " | \(estimated)/5 estimated, \(corrected) true index found")
+                + String(format: "%.1f", worstMilliseconds)
+                + " | \(estimated)/5 estimated, \(corrected) true index found")
     }
 }

@@ -124,7 +124,8 @@ struct TimeSeekTests {
                 let want = full.packets[start]
                 let first = try #require(collector.packets.first, "\(context): no packet after the seek")
                 #expect(
-                    first == Delivered(index: want.index, offset: want.offset, size: want.size, isIndexEstimated: false),
+                    first
+                        == Delivered(index: want.index, offset: want.offset, size: want.size, isIndexEstimated: false),
                     "\(context): first packet \(first), expected \(want)")
                 #expect(parser.seekLanding == SeekLanding(labelledIndex: Int64(start), trueIndex: Int64(start)))
             }
@@ -231,5 +232,47 @@ struct TimeSeekTests {
                 packetTableInfo: nil, packetCount: 3, byteCount: 16000, bitRate: 128_000, format: vbr,
                 parsedFrames: nil, isComplete: true)
                 == StreamDuration(frames: 8000, seconds: 1, isEstimated: true, source: .bitRate))
+    }
+}
+
+/// The async adapter seeks by time like the synchronous parser: the new source starts at the target, the
+/// first packet is `startPacket`, and the events of the old position are dropped.
+@Suite("Seek by time, async", .timeLimit(.minutes(2)))
+struct AsyncTimeSeekTests {
+    @Test(arguments: [
+        "mp4/aac-44100-2ch-faststart.m4a", "ogg/opus-48000-2ch-64k-opusenc.opus", "wav/pcm_s16le-44100-2ch.wav",
+        "mpeg/mp3-44100-2ch-concat.mp3",
+    ])
+    func seekByTimeWithNewSource(_ path: String) async throws {
+        let fixture = try #require(FixtureCatalog.all.first { $0.path == path })
+        let bytes = try fixture.bytes()
+        let options = ConformanceInput.options(for: fixture)
+        let full = try SeekTests.fullParse(bytes, options: options)
+        let chunks = StreamingTestSupport.chunks(bytes, .random(seed: 5, maxSize: 700))
+        var iterator = StreamingTestSupport.stream(chunks).audioStreamEvents(options: options).makeAsyncIterator()
+        var packetsSeen = 0
+        while let event = try await iterator.next() {
+            if case .packets(let b) = event { packetsSeen += b.packetCount }
+            if packetsSeen >= 2 { break }
+        }
+        let seconds = Double(full.startFrames[full.packets.count / 2]) / full.dataFormat.sampleRate
+        let landing = try iterator.seek(toTime: seconds) { target in
+            StreamingTestSupport.stream(
+                StreamingTestSupport.chunks(Array(bytes[Int(target.absoluteOffset)...]), .random(seed: 6, maxSize: 500))
+            )
+        }
+        var first: (index: Int64, offset: Int64, estimated: Bool)?
+        while let event = try await iterator.next() {
+            if case .packets(let b) = event, first == nil {
+                first = (b.firstPacketIndex, b.fileOffset, b.isIndexEstimated)
+            }
+        }
+        let got = try #require(first)
+        #expect(got.index == landing.startPacket)
+        if !landing.isEstimated {
+            #expect(got.offset == full.packets[Int(landing.startPacket)].offset && !got.estimated)
+        } else {
+            #expect(got.estimated)
+        }
     }
 }
