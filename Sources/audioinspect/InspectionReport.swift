@@ -6,33 +6,10 @@ import AudioStreamParsing
 /// A value type built once the input has ended (or failed), independent of how the input was
 /// chunked: feeding the same bytes in any chunk sizes gives an equal report.
 struct InspectionReport: Equatable {
-    /// How the duration was found (see `Duration`).
-    enum DurationSource: String, Equatable {
-        /// `packetTableInfo.numberValidFrames`.
-        case packetTable
-        /// `audioDataPacketCount × framesPerPacket`.
-        case packetCount
-        /// The frames of the packets actually parsed.
-        case parsedFrames
-        /// `audioDataByteCount × 8 / bitRate × sampleRate`.
-        case bitRate
-        /// A chained stream: the sum of its links' durations, each at its own sample rate
-        /// (`AudioStreamParser.links`).
-        case links
-    }
-
-    /// The stream's duration.
-    struct Duration: Equatable {
-        /// Frames (sample frames) after gapless trimming when known.
-        var frames: Int64
-        /// `frames / sampleRate`, or `nil` when the sample rate is unknown or 0.
-        var seconds: Double?
-        /// True unless the whole input was parsed without error and `frames` came from the packet
-        /// table, the packet count or the parsed packets.
-        var isEstimated: Bool
-        /// Where `frames` came from.
-        var source: DurationSource
-    }
+    /// How the duration was found: the library's rule (`StreamDuration.Source`).
+    typealias DurationSource = StreamDuration.Source
+    /// The stream's duration: the library's `AudioStreamParser.estimatedDuration`.
+    typealias Duration = StreamDuration
 
     /// A run of back-to-back packets of the same size and frame count (packets are stored as runs so
     /// that `--packets` on a long PCM stream does not keep one record per frame).
@@ -102,62 +79,6 @@ struct InspectionReport: Equatable {
     var tracks: [TrackInfo] = []
     /// The links of a chained stream (Ogg) when it has more than one, empty otherwise.
     var links: [StreamLink] = []
-
-    /// A chained stream's duration: the sum of its links' (seconds, each at its own sample rate; frames,
-    /// summed over links of different rates, only count). `nil` unless there are several links and every
-    /// one has a duration.
-    static func chainDuration(_ links: [StreamLink], isComplete: Bool) -> Duration? {
-        guard links.count > 1 else { return nil }
-        var seconds = 0.0
-        var frames: Int64 = 0
-        for link in links {
-            guard let d = link.duration, let f = link.packetTableInfo?.numberValidFrames ?? link.frameCount else {
-                return nil
-            }
-            seconds += d
-            frames = frames.addingReportingOverflow(f).partialValue
-        }
-        return Duration(frames: frames, seconds: seconds, isEstimated: !isComplete, source: .links)
-    }
-
-    /// The duration rule (documented in `docs/cli.md`):
-    ///
-    /// 1. `packetTableInfo.numberValidFrames`, when the stream has gapless info;
-    /// 2. else `audioDataPacketCount × framesPerPacket`, when both are known and frames per packet is
-    ///    constant (> 0);
-    /// 3. else the frames of the packets parsed, when the whole input was parsed;
-    /// 4. else `audioDataByteCount × 8 / bitRate × sampleRate`, when all three are known (always
-    ///    estimated);
-    /// 5. else unknown.
-    ///
-    /// The result is exact (`isEstimated == false`) only when the input was parsed to its end without
-    /// error and rule 1, 2 or 3 applied.
-    static func duration(
-        packetTableInfo: PacketTableInfo?, packetCount: UInt64?, byteCount: UInt64?, bitRate: UInt32?,
-        format: StreamDescription?, parsedFrames: Int64, isComplete: Bool
-    ) -> Duration? {
-        let rate = format?.sampleRate ?? 0
-        func make(_ frames: Int64, _ source: DurationSource, estimated: Bool) -> Duration {
-            let seconds = rate > 0 && rate.isFinite ? Double(frames) / rate : nil
-            return Duration(frames: frames, seconds: seconds, isEstimated: estimated, source: source)
-        }
-        if let info = packetTableInfo {
-            return make(info.numberValidFrames, .packetTable, estimated: !isComplete)
-        }
-        if let packets = packetCount, let fpp = format?.framesPerPacket, fpp > 0, packets <= UInt64(Int64.max) {
-            let (frames, overflow) = Int64(packets).multipliedReportingOverflow(by: Int64(fpp))
-            if !overflow { return make(frames, .packetCount, estimated: !isComplete) }
-        }
-        if isComplete {
-            return make(parsedFrames, .parsedFrames, estimated: false)
-        }
-        if let bytes = byteCount, let bits = bitRate, bits > 0, rate > 0, rate.isFinite {
-            let seconds = Double(bytes) * 8 / Double(bits)
-            let frames = (seconds * rate).rounded()
-            if frames < 9.0e18 { return make(Int64(frames), .bitRate, estimated: true) }
-        }
-        return nil
-    }
 }
 
 /// What to collect, and how to feed the parser.
@@ -412,20 +333,20 @@ final class Inspector {
         r.diagnosticCount = parser.diagnosticCount
         r.failure = failure
         r.tracks = parser.tracks
-        // `--quick` skipped the audio: when the header declared no byte count, the bit-rate rule uses the
-        // file's size from the data offset on (an estimate, flagged as every rule-4 duration is).
-        var byteCount = r.audioDataByteCount
-        if skippedAudio, byteCount == nil, let size = inputSize, let offset = r.dataOffset, size > offset {
-            byteCount = UInt64(size - offset)
+        r.duration = parser.estimatedDuration
+        if skippedAudio {
+            // `--quick` skipped the audio, so every duration is an estimate; when the header declared no byte
+            // count, the bit-rate rule uses the file's size from the data offset on.
+            var byteCount = r.audioDataByteCount
+            if byteCount == nil, let size = inputSize, let offset = r.dataOffset, size > offset {
+                byteCount = UInt64(size - offset)
+            }
+            r.duration = StreamDuration.estimate(
+                packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: byteCount,
+                bitRate: r.bitRate, format: r.dataFormat, parsedFrames: nil, isComplete: false)
         }
-        r.duration = InspectionReport.duration(
-            packetTableInfo: r.packetTableInfo, packetCount: r.audioDataPacketCount, byteCount: byteCount,
-            bitRate: r.bitRate, format: r.dataFormat, parsedFrames: r.parsedFrames, isComplete: r.isComplete)
         let links = parser.links
-        if links.count > 1 {
-            r.links = links
-            if let total = InspectionReport.chainDuration(links, isComplete: r.isComplete) { r.duration = total }
-        }
+        if links.count > 1 { r.links = links }
         return r
     }
 }

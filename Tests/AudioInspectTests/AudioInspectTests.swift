@@ -195,26 +195,26 @@ struct AudioInspectTests {
         let pcm = StreamDescription.linearPCM(
             sampleRate: 8000, channels: 1, validBits: 16, containerBits: 16, isFloat: false, isBigEndian: true)
         let info = PacketTableInfo(numberValidFrames: 700, primingFrames: 50, remainderFrames: 50)
-        let byTable = InspectionReport.duration(
+        let byTable = StreamDuration.estimate(
             packetTableInfo: info, packetCount: 800, byteCount: 1600, bitRate: 128_000, format: pcm,
             parsedFrames: 800, isComplete: true)
         #expect(byTable == .init(frames: 700, seconds: 0.0875, isEstimated: false, source: .packetTable))
-        let byCount = InspectionReport.duration(
+        let byCount = StreamDuration.estimate(
             packetTableInfo: nil, packetCount: 800, byteCount: 1600, bitRate: 128_000, format: pcm,
             parsedFrames: 10, isComplete: false)
         #expect(byCount == .init(frames: 800, seconds: 0.1, isEstimated: true, source: .packetCount))
         var vbr = pcm
         vbr.framesPerPacket = 0
-        let byParsed = InspectionReport.duration(
+        let byParsed = StreamDuration.estimate(
             packetTableInfo: nil, packetCount: 3, byteCount: nil, bitRate: nil, format: vbr, parsedFrames: 4000,
             isComplete: true)
         #expect(byParsed == .init(frames: 4000, seconds: 0.5, isEstimated: false, source: .parsedFrames))
-        let byBitRate = InspectionReport.duration(
+        let byBitRate = StreamDuration.estimate(
             packetTableInfo: nil, packetCount: nil, byteCount: 16000, bitRate: 128_000, format: vbr, parsedFrames: 1,
             isComplete: false)
         #expect(byBitRate == .init(frames: 8000, seconds: 1, isEstimated: true, source: .bitRate))
         #expect(
-            InspectionReport.duration(
+            StreamDuration.estimate(
                 packetTableInfo: nil, packetCount: nil, byteCount: nil, bitRate: nil, format: nil, parsedFrames: 0,
                 isComplete: false) == nil)
     }

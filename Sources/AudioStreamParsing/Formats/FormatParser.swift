@@ -45,11 +45,19 @@ protocol FormatParser {
     var tracks: [TrackInfo] { get }
     /// The links of a chained stream (Ogg) met so far; empty for formats without links.
     var links: [StreamLink] { get }
+    /// The seek-by-time hook (`AudioStreamParser.seek(toFrame:)`): the packet that holds decoded frame
+    /// `frame` (priming frames included, as `packetToFrame` counts), and the frame's offset in it;
+    /// `nil` when not known yet. The default answers from `packetMap.frameToPacket`. A container with a
+    /// time index the packet map does not hold (Matroska `Cues`) implements it to answer from that index
+    /// (estimated when it names a nearby packet). The facade then seeks with `seek(toPacket:)`, so
+    /// `packetMap.packetToByte` and `prepareForSeek` must accept the packet this returns.
+    func packetHolding(frame: Int64) -> Translation<PacketPosition>?
 }
 
 extension FormatParser {
     var tracks: [TrackInfo] { [] }
     var links: [StreamLink] { [] }
+    func packetHolding(frame: Int64) -> Translation<PacketPosition>? { packetMap.frameToPacket(frame) }
 }
 
 /// A content probe for one container.

@@ -28,12 +28,26 @@ public struct PacketBatch {
     public let firstPacketIndex: Int64
     /// The absolute stream offset of `bytes[0]`.
     public let fileOffset: Int64
+    /// True when ``firstPacketIndex`` is counted from an estimated seek landing, not known: after
+    /// `seek(toPacket:)` or `seek(toFrame:)` returned an estimated offset (an MP3 Xing/VBRI TOC or
+    /// bit-rate arithmetic, ADTS, Ogg), the first packet found at that offset is labelled with the
+    /// requested index although it may be a nearby packet, and the following ones count on from it.
+    /// The packets' bytes and offsets are exact; only their indices (and the frame positions derived
+    /// from them) are estimates. False whenever the index is the packet's true index: before any seek,
+    /// after an exact seek, and once the stream told the true index (a FLAC frame number relabels the
+    /// landing at once). The true index of an estimated landing, when it becomes known, is in
+    /// `AudioStreamParser.seekLanding` (docs/streaming.md, "Estimated seeks").
+    public let isIndexEstimated: Bool
 
-    init(bytes: BorrowedBytes, descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
+    init(
+        bytes: BorrowedBytes, descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64,
+        isIndexEstimated: Bool = false
+    ) {
         self.storage = bytes
         self.descriptions = descriptions
         self.firstPacketIndex = firstPacketIndex
         self.fileOffset = fileOffset
+        self.isIndexEstimated = isIndexEstimated
     }
 
     /// The number of packets.
@@ -48,6 +62,14 @@ public struct PacketBatch {
 
     /// A copy of the batch's bytes.
     public func copyBytes() -> [UInt8] { Array(storage) }
+
+    /// A copy of the bytes of packet `index` (0-based within the batch), to keep after the handler
+    /// returns. `index` must be in `0..<packetCount` (checked: traps otherwise).
+    public func copyPacket(at index: Int) -> [UInt8] {
+        let description = descriptions[index]
+        let start = Int(description.startOffset)
+        return Array(storage.extracting(start..<(start + Int(description.dataByteSize))))
+    }
 
     /// Calls `body` with the batch's bytes, from the first packet's first byte to the last packet's
     /// last byte, as a `RawSpan`: a bounds-checked view that cannot escape `body` (the compiler

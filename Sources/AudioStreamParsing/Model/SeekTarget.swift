@@ -14,3 +14,26 @@ public struct SeekTarget: Hashable, Sendable {
         self.absoluteOffset = absoluteOffset
     }
 }
+
+/// Where the last seek landed: the index its first packet was labelled with and, after an estimated
+/// seek, its true index once the stream tells it (`AudioStreamParser.seekLanding`).
+public struct SeekLanding: Hashable, Sendable {
+    /// The packet index the seek asked for: the first packet delivered after it carries this index.
+    public var labelledIndex: Int64
+    /// The true index of that first packet: equal to `labelledIndex` after an exact seek; after an
+    /// estimated one `nil` until known (a FLAC frame number tells it at once; an MP3 stream whose header
+    /// declares its frame count tells it at `finish()`, when every packet from the landing to the end was
+    /// delivered), and never known for ADTS and Ogg (an Ogg granule position corrects the landing's
+    /// *frame* instead: `packetToFrame(labelledIndex)` becomes exact).
+    public var trueIndex: Int64?
+
+    /// Creates a landing.
+    public init(labelledIndex: Int64, trueIndex: Int64?) {
+        self.labelledIndex = labelledIndex
+        self.trueIndex = trueIndex
+    }
+
+    /// `trueIndex − labelledIndex` when the true index is known: add it to the indices of the packets
+    /// delivered since the seek to get their true indices.
+    public var indexCorrection: Int64? { trueIndex.map { $0 - labelledIndex } }
+}

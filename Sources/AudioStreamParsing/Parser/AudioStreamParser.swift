@@ -8,7 +8,7 @@
 ///     if property == .readyToProducePackets { print(parser.dataFormat!) }
 /// }
 /// parser.packetsHandler = { batch in
-///     for (i, d) in batch.descriptions.enumerated() { … batch.packetBytes(at: i) … }
+///     batch.forEachPacket { description, packet in … }   // packet: a RawSpan, borrowed
 /// }
 /// while let chunk = read() { try parser.parse(chunk) }
 /// try parser.finish()
@@ -61,7 +61,8 @@ public final class AudioStreamParser {
     // while events are delivered); `deliver()` holds no access while user code runs. Hence `@safe` (strict
     // memory safety checking would otherwise ask for a marker at each of the ~120 uses).
     @safe @exclusivity(unchecked) private var context: ParseContext
-    @safe @exclusivity(unchecked) private var format: (any FormatParser)?
+    /// The format parser, once detected (read by the seek-by-time extension).
+    @safe @exclusivity(unchecked) private(set) var format: (any FormatParser)?
     /// `format != nil`, kept apart: testing the optional existential copies it (about 200 instructions).
     @safe @exclusivity(unchecked) private var hasFormat = false
     @safe @exclusivity(unchecked) private var needed = 0
@@ -81,6 +82,9 @@ public final class AudioStreamParser {
     @safe @exclusivity(unchecked) private var emittedAtLastJump: Int64 = 0
     /// A `.discontinuity` given with an empty chunk: it applies to the next bytes.
     @safe @exclusivity(unchecked) private var discontinuityPending = false
+    /// The emission totals count every packet from the start of the stream (no seek, no honoured
+    /// discontinuity since creation): `estimatedDuration` may then use the parsed frames.
+    @safe @exclusivity(unchecked) private var totalsCountFromStart = true
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -147,6 +151,8 @@ public final class AudioStreamParser {
             skipRemaining = 0
             format?.discontinuity(&context)
             emittedAtLastJump = context.emittedPackets
+            totalsCountFromStart = false
+            context.loseSeekLandingCount()
         }
         seekPending = false
         context.window.beginChunk(bytes)
@@ -229,11 +235,24 @@ public final class AudioStreamParser {
             }
             if format == nil { throw streamTooShortError }
             try format?.finish(&context)
+            placeEstimatedLanding()
             deliver()
         } catch {
             throw fail(error)
         }
         isFinished = true
+    }
+
+    /// At the end of a stream fed from an estimated seek landing to its end: a declared packet count (an
+    /// MP3 Xing/VBRI frame count) says which packet the landing was.
+    private func placeEstimatedLanding() {
+        guard context.indicesEstimated, let total = format?.packetMap.packetCount,
+            let landing = context.placeSeekLanding(totalPackets: total), let trueIndex = landing.trueIndex
+        else { return }
+        context.diagnose(
+            .positionCorrected, driver,
+            "the stream has \(total) packets: the first packet after the estimated seek was packet \(trueIndex)"
+                + " (labelled \(landing.labelledIndex))")
     }
 
     private func checkUsable(finishing: Bool) throws(AudioStreamError) {
@@ -384,7 +403,8 @@ public final class AudioStreamParser {
                         handler(
                             PacketBatch(
                                 bytes: base.extracting(start..<(start + run.byteCount)), descriptions: descs,
-                                firstPacketIndex: run.firstPacketIndex, fileOffset: run.fileOffset))
+                                firstPacketIndex: run.firstPacketIndex, fileOffset: run.fileOffset,
+                                isIndexEstimated: run.indexEstimated))
                     }
                     switch run.source {
                     case .pending(let i): withBorrowedBytes(of: pending) { hand($0, i) }
@@ -456,7 +476,9 @@ public final class AudioStreamParser {
         let absolute = dataOffset + byte.value
         context.window.reset(at: absolute)
         context.nextPacketIndex = packet
+        context.beginSeekLanding(at: packet, isEstimated: byte.isEstimated)
         context.resetEmissionTotals()
+        totalsCountFromStart = false
         emittedAtLastJump = 0
         discontinuityPending = false
         needed = 0
@@ -465,6 +487,17 @@ public final class AudioStreamParser {
         isFinished = false
         seekPending = true
         return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
+    }
+
+    /// The checks every seek makes first: a terminal failure, a call from inside a callback.
+    func checkSeekCall() throws(AudioStreamError) {
+        if let failure { throw failure }
+        if inCallback { throw reentryError }
+    }
+
+    /// An error of a seek, at the current position.
+    func seekError(_ code: AudioStreamError.Code, _ text: String) -> AudioStreamError {
+        context.error(code, driver, text)
     }
 
     // MARK: Translations
@@ -554,6 +587,34 @@ public final class AudioStreamParser {
     /// link's frame count and trimming are known once it ended (the next link began, or `finish()`).
     /// Empty for formats without links. See `StreamLink`.
     public var links: [StreamLink] { format?.links ?? [] }
+
+    /// The last seek's landing: the index its first packet was labelled with and, after an estimated seek,
+    /// its true index once the stream told it (`nil` before any seek). See `PacketBatch.isIndexEstimated`.
+    public var seekLanding: SeekLanding? { context.seekLanding }
+
+    /// The stream's duration by the library's one rule (``StreamDuration``: gapless info, else packet
+    /// count × frames per packet, else the frames parsed when the whole stream was, else byte count and bit
+    /// rate), with whether it is exact; `nil` when nothing tells it yet. Exact only after `finish()`.
+    public var estimatedDuration: StreamDuration? {
+        if let chain = StreamDuration.sum(of: links, isComplete: isFinished && failure == nil) { return chain }
+        return StreamDuration.estimate(
+            packetTableInfo: properties.packetTableInfo, packetCount: properties.audioDataPacketCount,
+            byteCount: properties.audioDataByteCount, bitRate: properties.bitRate, format: properties.dataFormat,
+            parsedFrames: totalsCountFromStart ? context.emittedFrames : nil, isComplete: isFinished && failure == nil)
+    }
+
+    /// The average bit rate, in bits per second: `audioDataByteCount × 8 / duration` once the stream was
+    /// parsed to its end and both are exact (then not estimated), else the bit rate the stream announced
+    /// (`bitRate`, `brat`: a header's nominal or running value; estimated). `nil` when neither is known.
+    public var estimatedBitRate: Translation<UInt32>? {
+        if let duration = estimatedDuration, !duration.isEstimated, let seconds = duration.seconds, seconds > 0,
+            let bytes = properties.audioDataByteCount
+        {
+            let bits = (Double(bytes) * 8 / seconds).rounded()
+            if bits < Double(UInt32.max) { return Translation(value: UInt32(bits), isEstimated: false) }
+        }
+        return properties.bitRate.map { Translation(value: $0, isEstimated: true) }
+    }
 
     /// Packets emitted since creation or the last seek.
     public var parsedPacketCount: Int64 { context.emittedPackets }

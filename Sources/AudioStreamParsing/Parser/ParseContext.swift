@@ -22,6 +22,15 @@ struct ParseContext {
     var leadingMetadata: AudioMetadata?
     /// The index of the next packet to be emitted.
     var nextPacketIndex: Int64 = 0
+    /// Whether `nextPacketIndex` counts on from an estimated seek landing rather than from a known
+    /// packet (copied into every batch as `PacketBatch.isIndexEstimated`). Set by the facade's `seek`;
+    /// change it with `setIndicesEstimated(_:)`, which ends the open batch.
+    private(set) var indicesEstimated = false
+    /// The last seek's landing and, once known, its true index.
+    private(set) var seekLanding: SeekLanding?
+    /// Every packet since the last seek was emitted (no discontinuity since): `emittedPackets` counts
+    /// from the landing, so a total count can place it.
+    private var emittedSinceLanding = false
     /// The latest value of every property announced so far (ahead of delivery).
     private(set) var announced = StreamProperties()
 
@@ -133,6 +142,53 @@ struct ParseContext {
         announce(.readyToProducePackets)
     }
 
+    // MARK: Packet positions
+
+    /// Marks the packets emitted from now on as numbered from an estimated landing (or not). A batch
+    /// never mixes the two: the open one ends when the state changes.
+    mutating func setIndicesEstimated(_ estimated: Bool) {
+        guard estimated != indicesEstimated else { return }
+        closeRun()
+        indicesEstimated = estimated
+    }
+
+    /// A seek to `packet` (labelled so whether or not the offset was estimated).
+    mutating func beginSeekLanding(at packet: Int64, isEstimated: Bool) {
+        setIndicesEstimated(isEstimated)
+        seekLanding = SeekLanding(labelledIndex: packet, trueIndex: isEstimated ? nil : packet)
+        emittedSinceLanding = true
+    }
+
+    /// A discontinuity without a seek: packets between the landing and here were lost, so a total count
+    /// no longer places the landing.
+    mutating func loseSeekLandingCount() {
+        emittedSinceLanding = false
+    }
+
+    /// A format parser found that the next packet is packet `index` (a FLAC frame number) after an
+    /// estimated seek: it relabels `nextPacketIndex` and calls this. Indices are exact from here on; the
+    /// landing's true index is known when nothing was emitted since the seek.
+    mutating func correctIndices(nextPacketIndex index: Int64) {
+        if var landing = seekLanding, landing.trueIndex == nil, emittedPackets == 0 {
+            landing.trueIndex = index
+            seekLanding = landing
+        }
+        nextPacketIndex = index
+        setIndicesEstimated(false)
+    }
+
+    /// The stream ended after an estimated landing with every packet since delivered: `total` packets in
+    /// all (a declared count), so the landing was packet `total − emittedPackets`. Returns it when that
+    /// places the landing (not before packet 0).
+    mutating func placeSeekLanding(totalPackets total: Int64) -> SeekLanding? {
+        guard indicesEstimated, emittedSinceLanding, var landing = seekLanding, landing.trueIndex == nil,
+            total >= emittedPackets
+        else { return nil }
+        landing.trueIndex = total - emittedPackets
+        seekLanding = landing
+        return landing
+    }
+
     // MARK: Packets
 
     /// Emits `count` back-to-back packets of `size` bytes each, starting at the current position, and
@@ -214,7 +270,7 @@ struct ParseContext {
                 PacketRun(
                     source: .scratch(start), kind: .explicit, count: 1, byteCount: bytes.count,
                     firstPacketIndex: nextPacketIndex, fileOffset: fileOffset,
-                    descriptionStart: descriptions.count - 1)))
+                    descriptionStart: descriptions.count - 1, indexEstimated: indicesEstimated)))
         countEmitted(packets: 1, bytes: bytes.count)
         emittedFrames += frames
     }
@@ -231,7 +287,8 @@ struct ParseContext {
             closeRun()
             openRun = PacketRun(
                 source: source, kind: .constant(size: size), count: count, byteCount: bytes,
-                firstPacketIndex: nextPacketIndex, fileOffset: window.position, descriptionStart: 0)
+                firstPacketIndex: nextPacketIndex, fileOffset: window.position, descriptionStart: 0,
+                indexEstimated: indicesEstimated)
         }
         countEmitted(packets: count, bytes: bytes)
         window.consume(bytes)
@@ -253,7 +310,7 @@ struct ParseContext {
                 PacketDescription(startOffset: 0, variableFramesInPacket: frames, dataByteSize: UInt32(size)))
             openRun = PacketRun(
                 source: source, kind: .explicit, count: 1, byteCount: size, firstPacketIndex: nextPacketIndex,
-                fileOffset: window.position, descriptionStart: descriptions.count - 1)
+                fileOffset: window.position, descriptionStart: descriptions.count - 1, indexEstimated: indicesEstimated)
             if case .chunk(let start) = source { openChunkRunStart = start }
         }
         countEmitted(packets: 1, bytes: size)
@@ -272,7 +329,7 @@ struct ParseContext {
                 PacketRun(
                     source: .scratch(start), kind: .explicit, count: 1, byteCount: size,
                     firstPacketIndex: nextPacketIndex, fileOffset: window.position,
-                    descriptionStart: descriptions.count - 1)))
+                    descriptionStart: descriptions.count - 1, indexEstimated: indicesEstimated)))
         countEmitted(packets: 1, bytes: size)
         window.consume(size)
     }
@@ -369,4 +426,6 @@ struct PacketRun {
     var fileOffset: Int64
     /// Index of the first description in `ParseContext.descriptions` (explicit runs).
     var descriptionStart: Int
+    /// `ParseContext.indicesEstimated` when the run was opened (`PacketBatch.isIndexEstimated`).
+    var indexEstimated: Bool
 }

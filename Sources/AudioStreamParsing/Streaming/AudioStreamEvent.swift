@@ -26,6 +26,8 @@ public struct OwnedPacketBatch: Sendable {
     public let firstPacketIndex: Int64
     /// The absolute stream offset of `bytes[0]` (in the audio stream: ICY metadata blocks removed).
     public let fileOffset: Int64
+    /// True when `firstPacketIndex` counts from an estimated seek landing (``PacketBatch/isIndexEstimated``).
+    public let isIndexEstimated: Bool
 
     /// Copies a borrowed batch.
     public init(copying batch: PacketBatch) {
@@ -37,13 +39,18 @@ public struct OwnedPacketBatch: Sendable {
         }
         firstPacketIndex = batch.firstPacketIndex
         fileOffset = batch.fileOffset
+        isIndexEstimated = batch.isIndexEstimated
     }
 
-    init(bytes: [UInt8], descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64) {
+    init(
+        bytes: [UInt8], descriptions: PacketDescriptions, firstPacketIndex: Int64, fileOffset: Int64,
+        isIndexEstimated: Bool
+    ) {
         self.bytes = bytes
         self.descriptions = descriptions
         self.firstPacketIndex = firstPacketIndex
         self.fileOffset = fileOffset
+        self.isIndexEstimated = isIndexEstimated
     }
 
     /// The number of packets.
@@ -79,10 +86,10 @@ public struct OwnedPacketBatch: Sendable {
         return (
             OwnedPacketBatch(
                 bytes: Array(bytes[..<cut]), descriptions: head, firstPacketIndex: firstPacketIndex,
-                fileOffset: fileOffset),
+                fileOffset: fileOffset, isIndexEstimated: isIndexEstimated),
             OwnedPacketBatch(
                 bytes: Array(bytes[cut..<end]), descriptions: tail, firstPacketIndex: firstPacketIndex + Int64(index),
-                fileOffset: fileOffset + Int64(cut))
+                fileOffset: fileOffset + Int64(cut), isIndexEstimated: isIndexEstimated)
         )
     }
 }

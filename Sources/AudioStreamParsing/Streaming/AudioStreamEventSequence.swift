@@ -131,6 +131,37 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
             return target
         }
 
+        /// Seeks to presentation frame `frame` and continues with a new source.
+        ///
+        /// Calls ``AudioStreamParser/seek(toFrame:)`` (priming frames and the decoder's pre-roll
+        /// accounted for), drops the events not yet consumed, then reads `makeSource(result.target)`,
+        /// which must deliver the stream from `result.target.absoluteOffset` on. The first packet reported
+        /// afterwards is `result.startPacket`; decode from it and drop `result.framesToDiscard` frames.
+        ///
+        /// - Throws: the parser's `AudioStreamError` (as `seek(toFrame:)`), or `makeSource`'s error.
+        @discardableResult
+        public mutating func seek(
+            toFrame frame: Int64, from makeSource: (SeekTarget) throws -> Source
+        ) throws -> FrameSeekTarget {
+            let result = try session.seek(toFrame: frame)
+            source = try makeSource(result.target).makeAsyncIterator()
+            chunksPulled = 0
+            return result
+        }
+
+        /// Seeks to `seconds` on the presentation timeline and continues with a new source: ``seek(toFrame:from:)``
+        /// at `seconds × sampleRate`, rounded to the nearest frame.
+        ///
+        /// - Throws: `pck?` for a time that is not in the stream, `more` before the sample rate is known,
+        ///   the errors of ``seek(toFrame:from:)``.
+        @discardableResult
+        public mutating func seek(
+            toTime seconds: Double, from makeSource: (SeekTarget) throws -> Source
+        ) throws -> FrameSeekTarget {
+            let frame = try session.parser.presentationFrame(atTime: seconds)
+            return try seek(toFrame: frame, from: makeSource)
+        }
+
         /// The absolute offset the parser asked to be fed from and that was not followed yet
         /// (``ParserOptions/allowsByteRangeRequests``; an MP4 `moov` after its `mdat`, then the media data
         /// again; a CAF `pakt` after its `data` chunk, then the `data` chunk). It is first reported as `.property(.requestedByteOffset(offset))`.

@@ -108,6 +108,20 @@ final class StreamingParserSession {
     /// Seeks the parser; queued events and titles of the old position are dropped.
     func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
         let target = try parser.seek(toPacket: packet)
+        restart(at: packet)
+        return target
+    }
+
+    /// Seeks the parser to a presentation frame (`AudioStreamParser.seek(toFrame:)`); queued events and
+    /// titles of the old position are dropped.
+    func seek(toFrame frame: Int64) throws(AudioStreamError) -> FrameSeekTarget {
+        let target = try parser.seek(toFrame: frame)
+        restart(at: target.startPacket)
+        return target
+    }
+
+    /// Forgets the old position after a seek to `packet`.
+    private func restart(at packet: Int64) {
         queue.removeAll(keepingCapacity: true)
         head = 0
         pendingTitles.removeAll()
@@ -117,7 +131,6 @@ final class StreamingParserSession {
         flags = .discontinuity
         failure = nil
         isDone = false
-        return target
     }
 
     /// The parser's byte request, unless it was already followed (the parser clears it only when the

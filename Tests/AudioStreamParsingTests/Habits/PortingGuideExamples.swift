@@ -38,7 +38,7 @@ struct PortingGuideExamples {
         parser.packetsHandler = { batch in
             discontinuous = false
             for index in 0..<batch.packetCount {
-                queued.append(Array(batch.packetBytes(at: index)))
+                queued.append(batch.copyPacket(at: index))  // a safe copy; decode in place with forEachPacket
             }
         }
 

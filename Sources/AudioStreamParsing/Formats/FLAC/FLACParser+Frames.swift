@@ -318,7 +318,7 @@ extension FLACParser {
                 .positionCorrected, Self.structure,
                 "the frame found is packet \(index) (\(context.nextPacketIndex) was assumed)")
         }
-        context.nextPacketIndex = index
+        context.correctIndices(nextPacketIndex: index)
         // Back on the parsed-in-order frontier when the frame continues it.
         indicesExact = index <= totals.packets
     }

@@ -144,6 +144,8 @@ struct ID3v2PrefixParser: FormatParser {
 
     var tracks: [TrackInfo] { container?.tracks ?? [] }
 
+    func packetHolding(frame: Int64) -> Translation<PacketPosition>? { container?.packetHolding(frame: frame) }
+
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         container?.prepareForSeek(toPacket: packet, byteOffset: byteOffset) ?? false
     }

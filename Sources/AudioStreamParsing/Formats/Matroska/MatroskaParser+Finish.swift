@@ -32,7 +32,10 @@ extension MatroskaParser {
     }
 
     /// Priming from CodecDelay and remainder from the last DiscardPadding (nanoseconds, at the codec's
-    /// rate: Opus 48 kHz), when either is set (RFC 9559 §5.1.4.1.18, §10.2 "DiscardPadding").
+    /// rate: Opus 48 kHz), when either is set (RFC 9559 §5.1.4.1.18, §10.2 "DiscardPadding"). When the
+    /// stream description claims a constant frames per packet that the packets' own counts fall short of
+    /// (FLAC's short last frame), the difference is remainder too, as the native FLAC parser announces it,
+    /// so that a duration taken as packets × framesPerPacket is not overstated.
     func gaplessInfo() -> PacketTableInfo? {
         guard let track, let codec else { return nil }
         let rate = codec.streamDescription.sampleRate
@@ -41,9 +44,12 @@ extension MatroskaParser {
         guard primingFrames <= Double(Int32.max), remainderFrames <= Double(Int32.max) else { return nil }
         let priming = Int64(primingFrames)
         let remainder = Int64(remainderFrames)
-        guard priming > 0 || remainder > 0 else { return nil }
+        let perPacket = Int64(codec.streamDescription.framesPerPacket)
+        let (nominal, overflow) = emittedPackets.multipliedReportingOverflow(by: perPacket)
+        let short = perPacket > 0 && !overflow ? max(0, nominal - nextFrame) : 0
+        guard priming > 0 || remainder > 0 || short > 0, short <= Int64(Int32.max) - remainder else { return nil }
         let valid = max(0, nextFrame - priming - remainder)
         return PacketTableInfo(
-            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder))
+            numberValidFrames: valid, primingFrames: Int32(priming), remainderFrames: Int32(remainder + short))
     }
 }
