@@ -27,7 +27,9 @@ final class ResponseBodyQueue: Sendable {
     }
 
     private struct State {
-        var chunks: [ByteBuffer] = []
+        /// Chunks not yet read from `first` on; the ones before it were read and are `nil` (released as
+        /// they are taken: a reader that never empties the queue must not keep what it has read).
+        var chunks: [ByteBuffer?] = []
         var first = 0
         var queuedBytes = 0
         var end: Result<Void, any Error>?
@@ -107,12 +109,17 @@ final class ResponseBodyQueue: Sendable {
             if stop() { return .stopped }
             if let deadline, MonotonicClock.now() >= deadline { return .deadline }
             let (next, call) = state.withLock { s -> (Next?, (@Sendable () -> Void)?) in
-                if s.first < s.chunks.count {
-                    let chunk = s.chunks[s.first]
+                if s.first < s.chunks.count, let chunk = s.chunks[s.first] {
+                    s.chunks[s.first] = nil
                     s.first += 1
                     s.queuedBytes -= chunk.readableBytes
                     if s.first == s.chunks.count {
                         s.chunks.removeAll(keepingCapacity: true)
+                        s.first = 0
+                    } else if s.first >= 256 && s.first * 2 >= s.chunks.count {
+                        // A producer that keeps the queue from emptying: drop the read slots now and then, so
+                        // the array stays proportional to what is queued (amortised O(1) per chunk).
+                        s.chunks.removeFirst(s.first)
                         s.first = 0
                     }
                     var call: (@Sendable () -> Void)?

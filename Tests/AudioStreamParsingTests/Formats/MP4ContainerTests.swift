@@ -316,6 +316,29 @@ struct MP4ContainerTests {
         }
     }
 
+    /// Appends one moof + mdat pair per entry of `frameCounts` (16-bit mono PCM, track 1): tfhd
+    /// (default-base-is-moof) + trun with data_offset = moof size + 8 (the mdat header). Returns every
+    /// packet's (offset, size).
+    static func appendFragments(_ frameCounts: [Int], to file: inout [UInt8]) -> [(Int64, Int)] {
+        var packets: [(Int64, Int)] = []
+        for frames in frameCounts {
+            func moof(_ dataOffset: UInt32) -> [UInt8] {
+                MP4Build.box(
+                    "moof",
+                    MP4Build.box(
+                        "traf",
+                        MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
+                            + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))
+                    ))
+            }
+            file += moof(UInt32(moof(0).count + 8))
+            let payloadStart = file.count + 8
+            file += MP4Build.box("mdat", (0..<(2 * frames)).map { MP4Build.pattern(payloadStart + $0) })
+            for f in 0..<frames { packets.append((Int64(payloadStart + 2 * f), 2)) }
+        }
+        return packets
+    }
+
     /// A fragmented version of the PCM track: moov with mvex/trex and empty tables, then two moof + mdat pairs.
     @Test func fragmentsEmitPacketsAsTheyArrive() {
         let entry = MP4Build.soundEntry(channels: 1, bits: 16, rate: 8000)
@@ -326,26 +349,7 @@ struct MP4ContainerTests {
             MP4Build.full(
                 "trex", MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0)))
         var file = MP4Build.ftyp("iso5") + MP4Build.box("moov", MP4Build.mvhd(timescale: 1000) + trak + mvex)
-        var expected: [(Int64, Int)] = []
-        for frames in [5, 3] {
-            // moof: tfhd (default-base-is-moof) + trun with data_offset = moof size + 8 (the mdat header).
-            func moof(_ dataOffset: UInt32) -> [UInt8] {
-                MP4Build.box(
-                    "moof",
-                    MP4Build.box(
-                        "traf",
-                        MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
-                            + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))
-                    ))
-            }
-            let size = moof(0).count
-            let moofStart = file.count
-            file += moof(UInt32(size + 8))
-            let payloadStart = file.count + 8
-            file += MP4Build.box("mdat", (0..<(2 * frames)).map { MP4Build.pattern(payloadStart + $0) })
-            _ = moofStart
-            for f in 0..<frames { expected.append((Int64(payloadStart + 2 * f), 2)) }
-        }
+        let expected = Self.appendFragments([5, 3], to: &file)
         let (log, failures) = ChunkingVerifier.verify(file)
         #expect(failures.isEmpty, "\(failures)")
         #expect(log.error == nil, "\(String(describing: log.error))")
@@ -373,20 +377,7 @@ struct MP4ContainerTests {
             "trex", MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(1) + MP4Build.u32(2) + MP4Build.u32(0))
         let mvex = MP4Build.box("mvex", (withMehd ? mehd : []) + trex)
         var file = MP4Build.ftyp("iso5") + MP4Build.box("moov", MP4Build.mvhd(timescale: 8000) + trak + mvex)
-        for frames in [5, 3] {
-            func moof(_ dataOffset: UInt32) -> [UInt8] {
-                MP4Build.box(
-                    "moof",
-                    MP4Build.box(
-                        "traf",
-                        MP4Build.full("tfhd", flags: 0x20000, MP4Build.u32(1))
-                            + MP4Build.full("trun", flags: 0x1, MP4Build.u32(UInt32(frames)) + MP4Build.u32(dataOffset))
-                    ))
-            }
-            file += moof(UInt32(moof(0).count + 8))
-            let payloadStart = file.count + 8
-            file += MP4Build.box("mdat", (0..<(2 * frames)).map { MP4Build.pattern(payloadStart + $0) })
-        }
+        _ = Self.appendFragments([5, 3], to: &file)
         let (log, failures) = ChunkingVerifier.verify(file)
         #expect(failures.isEmpty, "\(failures)")
         #expect(log.error == nil, "\(String(describing: log.error))")
