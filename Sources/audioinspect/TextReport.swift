@@ -193,7 +193,7 @@ extension InspectionReport {
             .mp1: "MPEG Layer I", .aacADTS: "AAC ADTS", .mpeg4: "MPEG-4", .m4a: "MPEG-4 audio",
             .m4b: "MPEG-4 audiobook",
             .threeGP: "3GPP", .threeGP2: "3GPP2", .flac: "FLAC", .ogg: "Ogg", .ac3: "AC-3", .amr: "AMR",
-            .quickTime: "QuickTime",
+            .quickTime: "QuickTime", .matroska: "Matroska", .webM: "WebM",
         ]
         return names[t] ?? "container"
     }
