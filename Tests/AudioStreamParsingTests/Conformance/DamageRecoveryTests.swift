@@ -42,17 +42,12 @@ struct DamageRecoveryTests {
         guard bytes.starts(with: Array("OggS".utf8)) else { return damage }
         var lower = damage.lowerBound
         var upper = damage.upperBound
-        var page = 0
-        while page + 27 <= bytes.count, Array(bytes[page..<(page + 4)]) == Array("OggS".utf8) {
-            let segments = Int(bytes[page + 26])
-            guard page + 27 + segments <= bytes.count else { break }
-            let size = 27 + segments + bytes[(page + 27)..<(page + 27 + segments)].reduce(0) { $0 + Int($1) }
-            let range = Int64(page)..<Int64(page + size)
+        for page in XiphTestPackets.oggPages(bytes) {
+            let range = Int64(page.offset)..<Int64(page.offset + page.size)
             if range.overlaps(damage) {
                 lower = min(lower, range.lowerBound)
                 upper = max(upper, range.upperBound)
             }
-            page += size
         }
         return lower..<upper
     }

@@ -10,47 +10,20 @@ import Testing
 // RFC 7845 §5.1), the comment headers (Vorbis I §5.2.1) and each link's last granule position (Vorbis I
 // §A.2, RFC 7845 §4.5), never from this parser.
 
-/// One link of a chain, read by hand.
+/// One link of a chain, read by hand: its packets (`XiphTestPackets`, RFC 3533 §5-6; the fixtures give
+/// every link its own serial number) and the last granule position of its pages.
 private struct HandLink {
-    var serial: UInt32
-    var packets: [[UInt8]] = []
-    /// The offset of the page where each packet begins.
-    var packetPages: [Int] = []
-    var lastGranule: Int64 = -1
+    var packets: [XiphTestPackets.OggPacket]
+    var lastGranule: Int64
 }
 
-/// The links of a chain: packets reassembled per serial number, in the order of their first pages.
 private func handLinks(_ b: [UInt8]) -> [HandLink] {
-    var links: [HandLink] = []
-    var partial: [UInt32: [UInt8]] = [:]
-    var at = 0
-    while at + 27 <= b.count {
-        let flags = b[at + 5]
-        var granule: Int64 = 0
-        for i in 0..<8 { granule |= Int64(b[at + 6 + i]) << (8 * i) }
-        let serial = (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + 14 + $1]) << (8 * $1) }
-        let count = Int(b[at + 26])
-        let lacing = Array(b[(at + 27)..<(at + 27 + count)])
-        if flags & 0x02 != 0 { links.append(HandLink(serial: serial)) }
-        let index = links.lastIndex { $0.serial == serial }!
-        var body = at + 27 + count
-        var piece = partial[serial] ?? []
-        var startsHere = flags & 0x01 == 0 || piece.isEmpty
-        for value in lacing {
-            if piece.isEmpty && startsHere { links[index].packetPages.append(at) }
-            piece += b[body..<(body + Int(value))]
-            body += Int(value)
-            if value < 255 {
-                links[index].packets.append(piece)
-                piece = []
-                startsHere = true
-            }
-        }
-        partial[serial] = piece
-        if granule != -1 { links[index].lastGranule = granule }
-        at = body
+    let pages = XiphTestPackets.oggPages(b)
+    return XiphTestPackets.oggStreams(b).map { stream in
+        HandLink(
+            packets: stream.packets,
+            lastGranule: pages.last { $0.serial == stream.serial && $0.granule != -1 }?.granule ?? -1)
     }
-    return links
 }
 
 private func le32(_ p: [UInt8], _ i: Int) -> UInt32 { (0..<4).reduce(UInt32(0)) { $0 | UInt32(p[i + $1]) << (8 * $1) } }
@@ -96,7 +69,7 @@ struct OggChainTests {
         #expect(links.count == expected.count)
         var firstPacket: Int64 = 0
         for (link, hand) in zip(links, expected) {
-            let id = hand.packets[0]
+            let id = hand.packets[0].bytes
             let isOpus = id.starts(with: Array("OpusHead".utf8))
             let headers = isOpus ? 2 : 3
             // Vorbis: channels at 11, rate at 12; Opus: channels at 9, pre-skip at 10, decoded at 48 kHz.
@@ -106,12 +79,12 @@ struct OggChainTests {
             #expect(link.streamDescription.sampleRate == rate)
             #expect(Int(link.streamDescription.channelsPerFrame) == channels)
             #expect(link.firstPacketIndex == firstPacket)
-            #expect(link.offset == Int64(hand.packetPages[headers]))
+            #expect(link.offset == Int64(hand.packets[headers].pageOffset))
             // A stream starting at granule 0: the last granule position is the end of the valid samples.
             #expect(link.packetTableInfo?.numberValidFrames == hand.lastGranule - preSkip)
             #expect(link.duration == Double(hand.lastGranule - preSkip) / rate)
             firstPacket += Int64(hand.packets.count - headers)
-            let fields = comments(hand.packets[1], at: isOpus ? 8 : 7)
+            let fields = comments(hand.packets[1].bytes, at: isOpus ? 8 : 7)
                 .filter { !$0.0.uppercased().hasPrefix("CHAPTER") && $0.0.uppercased() != "METADATA_BLOCK_PICTURE" }
             let tags = (link.metadata?.tags ?? []).map { ($0.key.uppercased(), $0.value) }
             for (key, value) in fields {

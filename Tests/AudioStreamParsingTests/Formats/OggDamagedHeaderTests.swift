@@ -8,19 +8,6 @@ import Testing
 // kept. Expected packets come from the committed ffprobe oracle of the undamaged fixture (the damage
 // flips one byte inside the header page, so no audio byte moves); the page layout from RFC 3533 §6.
 
-/// The offset and length of every page of an Ogg file (RFC 3533 §6: 27-byte header, segment table).
-private func pages(_ bytes: [UInt8]) -> [(offset: Int, size: Int)] {
-    var out: [(Int, Int)] = []
-    var at = 0
-    while at + 27 <= bytes.count, Array(bytes[at..<(at + 4)]) == Array("OggS".utf8) {
-        let segments = Int(bytes[at + 26])
-        let body = bytes[(at + 27)..<(at + 27 + segments)].reduce(0) { $0 + Int($1) }
-        out.append((at, 27 + segments + body))
-        at += 27 + segments + body
-    }
-    return out
-}
-
 private func kinds(_ log: EventLog) -> [ParserDiagnostic.Kind] {
     log.entries.compactMap { if case .diagnostic(let d) = $0 { d.kind } else { nil } }
 }
@@ -36,7 +23,7 @@ struct OggDamagedHeaderTests {
         let fixture = FixtureCatalog.fixture(path)
         let oracle = try fixture.oracle()
         var bytes = try fixture.bytes()
-        let list = pages(bytes)
+        let list = XiphTestPackets.oggPages(bytes)
         try #require(list.count >= 3)
         // One byte in the middle of the second page's body: its CRC fails.
         bytes[list[1].offset + list[1].size / 2] ^= 0xFF
@@ -67,7 +54,7 @@ struct OggDamagedHeaderTests {
     func setupHeaderLostIsStillFatal() throws {
         let fixture = FixtureCatalog.fixture("ogg/vorbis-22050-1ch-big-comment.ogg")
         var bytes = try fixture.bytes()
-        let list = pages(bytes)
+        let list = XiphTestPackets.oggPages(bytes)
         // Damage the third page, which holds the end of the comment header and the whole setup header:
         // without the codebooks nothing can be decoded, so the stream is skipped with a diagnostic.
         bytes[list[2].offset + list[2].size - 10] ^= 0xFF

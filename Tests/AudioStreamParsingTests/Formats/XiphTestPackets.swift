@@ -60,6 +60,32 @@ enum XiphTestPackets {
         return order.map { ($0, bySerial[$0] ?? []) }
     }
 
+    /// One Ogg page (RFC 3533 §6).
+    struct OggPage {
+        var offset: Int
+        /// Header, segment table and body.
+        var size: Int
+        var serial: UInt32
+        /// The granule position (-1: no packet ends on the page).
+        var granule: Int64
+    }
+
+    /// The pages from the start of `data`, back to back, up to the first bytes that are not a whole page.
+    static func oggPages(_ data: [UInt8]) -> [OggPage] {
+        var out: [OggPage] = []
+        var pos = 0
+        while pos + 27 <= data.count, data[pos..<(pos + 4)].elementsEqual("OggS".utf8) {
+            let segmentCount = Int(data[pos + 26])
+            guard pos + 27 + segmentCount <= data.count else { break }
+            let body = data[(pos + 27)..<(pos + 27 + segmentCount)].reduce(0) { $0 + Int($1) }
+            let serial = (0..<4).reduce(UInt32(0)) { $0 | UInt32(data[pos + 14 + $1]) << (8 * UInt32($1)) }
+            let granule = (0..<8).reduce(Int64(0)) { $0 | Int64(data[pos + 6 + $1]) << (8 * Int64($1)) }
+            out.append(OggPage(offset: pos, size: 27 + segmentCount + body, serial: serial, granule: granule))
+            pos += 27 + segmentCount + body
+        }
+        return out
+    }
+
     /// The metadata blocks of a native FLAC stream (after an optional leading ID3v2 tag):
     /// `(type, body)`, up to and including the last-block one.
     static func flacMetadataBlocks(_ data: [UInt8]) -> [(type: UInt8, body: [UInt8])] {
