@@ -25,15 +25,8 @@ extension CAFParser {
             return walker.skip(header, &context)
         }
         let size = header.signedSizeField
-        guard size >= Int64(PacketTableChunk.headerByteCount) else {
-            throw context.error(.invalidFile, pakt, "chunk is \(size) bytes; the header needs 24")
-        }
-        let total = header.headerByteCount + PacketTableChunk.headerByteCount
-        let headerBytes = context.window.peekBytes(at: header.headerByteCount, count: PacketTableChunk.headerByteCount)
-        guard let bytes = headerBytes, let tableHeader = PacketTableChunk.decodeHeader(bytes)
-        else { return .needMoreData(atLeast: total) }
-        guard tableHeader.numberPackets >= 0 else {
-            throw context.error(.invalidFile, pakt, "negative packet count \(tableHeader.numberPackets)")
+        guard let tableHeader = try Self.tableHeader(&context, header, ahead: 0) else {
+            return .needMoreData(atLeast: header.headerByteCount + PacketTableChunk.headerByteCount)
         }
         walker.enter(header, &context)
         context.window.consume(PacketTableChunk.headerByteCount)
@@ -54,6 +47,29 @@ extension CAFParser {
                 chunkStart: chunkStart, bytesLeft: size - Int64(PacketTableChunk.headerByteCount),
                 entriesLeft: tableHeader.numberPackets, keepsEntries: keepsEntries))
         return .continue
+    }
+
+    /// The checked 24-byte header of the `pakt` chunk whose chunk header is `ahead` bytes after the
+    /// position, or `nil` while it is not readable.
+    ///
+    /// - Throws: `invalidFile` at the chunk for a chunk too small for the header or a negative packet count.
+    static func tableHeader(
+        _ context: inout ParseContext, _ chunk: ChunkHeader, ahead: Int
+    ) throws(AudioStreamError) -> PacketTableChunk? {
+        let pakt = PacketTableChunk.structure
+        let size = chunk.signedSizeField
+        guard size >= Int64(PacketTableChunk.headerByteCount) else {
+            throw context.error(.invalidFile, at: chunk.offset, pakt, "chunk is \(size) bytes; the header needs 24")
+        }
+        let start = ahead + chunk.headerByteCount
+        guard let bytes = context.window.peekBytes(at: start, count: PacketTableChunk.headerByteCount),
+            let tableHeader = PacketTableChunk.decodeHeader(bytes)
+        else { return nil }
+        guard tableHeader.numberPackets >= 0 else {
+            throw context.error(
+                .invalidFile, at: chunk.offset, pakt, "negative packet count \(tableHeader.numberPackets)")
+        }
+        return tableHeader
     }
 
     /// Decodes every entry that is readable, then consumes the tail; see the extension's discussion.

@@ -135,27 +135,16 @@ extension CAFParser {
     private mutating func readTableAhead(
         _ context: inout ParseContext, _ chunk: ChunkHeader, at ahead: Int
     ) throws(AudioStreamError) {
-        let pakt = PacketTableChunk.structure
         guard let description else { return }  // unreachable: 'desc' is always first
-        let size = chunk.signedSizeField
-        guard size >= Int64(PacketTableChunk.headerByteCount) else {
-            throw context.error(.invalidFile, at: chunk.offset, pakt, "chunk is \(size) bytes; the header needs 24")
-        }
-        let headerStart = ahead + chunk.headerByteCount
-        guard let bytes = context.window.peekBytes(at: headerStart, count: PacketTableChunk.headerByteCount),
-            let tableHeader = PacketTableChunk.decodeHeader(bytes)
-        else { return }  // unreachable: the chunk is readable whole
-        guard tableHeader.numberPackets >= 0 else {
-            throw context.error(
-                .invalidFile, at: chunk.offset, pakt, "negative packet count \(tableHeader.numberPackets)")
-        }
+        // The chunk is readable whole, so its header is.
+        guard let tableHeader = try Self.tableHeader(&context, chunk, ahead: ahead) else { return }
         packetTableHeader = tableHeader
         packetTableOffset = chunk.offset
         table = CAFPacketTable(bytesPerPacket: description.bytesPerPacket, framesPerPacket: description.framesPerPacket)
         var progress = PacketTableProgress(
-            chunkStart: chunk.offset, bytesLeft: size - Int64(PacketTableChunk.headerByteCount),
+            chunkStart: chunk.offset, bytesLeft: chunk.signedSizeField - Int64(PacketTableChunk.headerByteCount),
             entriesLeft: tableHeader.numberPackets, keepsEntries: true)
-        let entriesStart = headerStart + PacketTableChunk.headerByteCount
+        let entriesStart = ahead + chunk.headerByteCount + PacketTableChunk.headerByteCount
         let decoded = try decodeEntries(&context, at: entriesStart, &progress)
         if progress.entriesLeft > 0 {
             diagnoseMissingEntries(&context, progress)

@@ -503,15 +503,14 @@ extension OggParser {
     /// `lastGranule − base + framesBeforeGranuleZero` of them; the rest is the remainder; the priming is
     /// Opus's pre-skip or Vorbis's first packet.
     func endTrimming(_ s: OggLogicalStream, _ context: inout ParseContext) -> PacketTableInfo? {
-        if s.codec == .flac { return trimming(s) }
-        guard s.lastGranule >= 0, s.announcedFormat != nil, s.frames > 0 else { return nil }
-        guard let trim = trimming(s) else {
+        if let trim = trimming(s) { return trim }
+        // `trimming` gives nil here only when the granule position does not fit the packets.
+        if s.codec != .flac, s.lastGranule >= 0, s.announcedFormat != nil, s.frames > 0 {
             context.diagnose(
                 .inconsistentValues, Self.ogg,
                 "last granule position \(s.lastGranule) does not fit the packets' durations")
-            return nil
         }
-        return trim
+        return nil
     }
 
     /// `endTrimming` without the diagnostic: `nil` when there is no last granule position or it does not
