@@ -169,6 +169,26 @@ mk wav/adpcm_ms-8000-1ch-sox.wav "MS ADPCM from sox (block_align 256, 500 sample
     '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/ms.wav" && sox -D "$T/ms.wav" -t wav -e ms-adpcm "$OUT"'
 sine 44100 0.2 2
 mk_ff wav/mp3-44100-2ch.wav "MPEG Layer III in WAVE (tag 0x55, MPEGLAYER3WAVEFORMAT, 30-byte fmt), fact" "ffprobe: one MP3 frame per packet" -c:a libmp3lame -b:a 64k
+mk_ff wav/mp2-44100-2ch.wav "MPEG Layer II in WAVE (tag 0x50, MPEG1WAVEFORMAT with fwHeadLayer 2, 40-byte fmt), 417/418-byte frames" "ffprobe: one MP2 frame per packet" -c:a mp2 -b:a 128k
+sine 8000 0.3 1
+mk_ff wav/gsm_ms-8000-1ch.wav "GSM 6.10 (tag 0x31): 65-byte blocks of 320 samples, wSamplesPerBlock in a 2-byte fmt extension, fact" "" -c:a libgsm_ms
+mk_ff wav/g726-8000-1ch-32k.wav "G.726 ADPCM at 32 kbit/s (tag 0x45 as FFmpeg writes it, 4 bits per sample, nBlockAlign 1)" "ffprobe: the whole data in one packet" -c:a g726 -b:a 32k
+mk_ff wav/g726-8000-1ch-16k.wav "G.726 ADPCM at 16 kbit/s (2 bits per sample)" "ffprobe: the whole data in one packet" -c:a g726 -b:a 16k
+mk_ff wav/g723_1-8000-1ch.wav "G.723.1 (tag 0x42): not decoded here, an opaque tag: 24-byte blocks, frames from nAvgBytesPerSec (240), 10-byte fmt extension as cookie" "" -c:a g723_1 -b:a 6300
+sine 16000 0.3 1
+mk_ff wav/g722-16000-1ch.wav "G.722 ADPCM (tag 0x28F, 4 bits per sample at 16 kHz)" "ffprobe: the whole data in one packet" -c:a g722
+sine 22050 0.3 1
+mk_ff wav/adpcm_yamaha-22050-1ch.wav "Yamaha ADPCM (tag 0x20): an opaque tag, 1024-byte blocks, frames from wBitsPerSample (2048)" "ffprobe: the whole data in one packet" -c:a adpcm_yamaha
+# ---- Sony Wave64 (GUID chunks, 64-bit sizes, 8-byte alignment)
+sine 44100 0.2 2
+mk wav/pcm_s16le-44100-2ch.w64 "Wave64 16-bit PCM from ffmpeg (riff/wave GUIDs, fmt/fact/data GUID chunks)" "" '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le -f w64 "$OUT"'
+mk wav/pcm_s24le-44100-2ch-sox.w64 "Wave64 24-bit PCM from sox (a second writer)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s24le "$T/s24.wav" && sox -D "$T/s24.wav" "$OUT"'
+mk wav/pcm_s16le-44100-2ch-sndfile.w64 "Wave64 from libsndfile (sndfile-convert), whose chunks are padded to 8 bytes" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a pcm_s16le "$T/sf.wav" && sndfile-convert "$T/sf.wav" "$OUT" >/dev/null'
+mk wav/mp3-44100-2ch.w64 "MPEG Layer III in Wave64 (tag 0x55), a 64-bit fact length" "ffprobe: one MP3 frame per packet" '$FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k -f w64 "$OUT"'
+sine 8000 0.3 1
+mk wav/adpcm_ms-8000-1ch.w64 "MS ADPCM in Wave64 (odd-sized fmt body padded to 8 bytes)" "ffprobe groups several blocks per packet" '$FF -filter_complex "$SIG" $BX -c:a adpcm_ms -f w64 "$OUT"'
 # ---- metadata chunks
 sine 44100 0.1 2
 mk_ff wav/pcm_s16le-44100-2ch-info.wav "LIST/INFO before data: INAM IART IPRD ICMT ICRD IGNR ICOP IPRT; odd-size sub-chunks (ICRD 11 bytes) with pad" "" \
@@ -356,6 +376,10 @@ mk au/pcm_mulaw-8000-1ch-pipe.au "data size 0xFFFFFFFF (ffmpeg writing to a pipe
 sine 8000 0.1 1
 mk au/pcm_s16be-8000-1ch-sox-pipe.au "data size 0xFFFFFFFF from sox writing to a pipe, annotation 'Processed by SoX'" "" \
     '$FF -filter_complex "$SIG" $BX -f s16le - | sox -V1 -t raw -r 8000 -c 1 -b 16 -e signed-integer - -t au - | cat > "$OUT"'
+sine 8000 0.3 1
+mk_ff au/g726le-8000-1ch-32k.au "G.721-compatible G.726 at 32 kbit/s (encoding 23, 4 bits per sample): 1-byte packets of 2 frames" "ffprobe groups several bytes per packet" -c:a g726le -b:a 32k
+sine 16000 0.3 1
+mk_ff au/g722-16000-1ch.au "G.722 ADPCM (encoding 24, 4 bits per sample at 16 kHz)" "ffprobe groups several bytes per packet" -c:a g722
 
 # ============================================================== MPEG audio
 # MP3 (Layer III) and MP2 (Layer II) from real encoders: LAME 3.100 (CBR, VBR,

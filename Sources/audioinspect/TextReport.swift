@@ -182,7 +182,16 @@ extension InspectionReport {
             .dviIntelIMA: "IMA ADPCM (DVI)", .microsoftADPCM: "Microsoft ADPCM", .microsoftGSM: "GSM 6.10",
             .ac3: "AC-3", .enhancedAC3: "E-AC-3", .amr: "AMR-NB", .amrWB: "AMR-WB",
         ]
-        return names[f.formatID] ?? "format"
+        if let name = names[f.formatID] { return name }
+        if let tag = f.formatID.microsoftACMTag {
+            let acm: [UInt16: String] = [
+                0x0014: "G.723 ADPCM", 0x0040: "G.721 ADPCM", 0x0045: "G.726 ADPCM", 0x0064: "G.726 ADPCM",
+                0x028F: "G.722 ADPCM",
+            ]
+            let hex = String(tag, radix: 16, uppercase: true)
+            return acm[tag] ?? "WAVE format 0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        return "format"
     }
 
     /// A readable container name.

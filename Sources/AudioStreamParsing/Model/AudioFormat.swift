@@ -47,13 +47,26 @@
 ///
 /// `vorbis` and `microsoftADPCM` have no CoreAudio constant; their private values are documented in
 /// `docs/coreaudio-mapping.md`. `microsoftADPCM` follows Apple's own `'ms'<<16 | wFormatTag` pattern
-/// used by `dviIntelIMA` (0x6D730011) and `microsoftGSM` (0x6D730031).
+/// used by `dviIntelIMA` (0x6D730011) and `microsoftGSM` (0x6D730031); so does every other WAVE and
+/// Wave64 format tag this library delivers without a constant of its own (``microsoftACM(tag:)``:
+/// G.721, G.722, G.723, G.726, and opaque tags).
 public struct AudioFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The four-character code as a big-endian `UInt32`.
     public var rawValue: UInt32
     /// Wraps a raw four-character code.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     private init(_ code: StaticString) { self.rawValue = FourCharCode.value(code) }
+
+    /// The ID of a WAVE format tag (`wFormatTag`, an ACM codec) that has no CoreAudio constant:
+    /// `'ms' << 16 | tag`, the pattern of `kAudioFormatDVIIntelIMA` (tag 0x0011) and
+    /// `kAudioFormatMicrosoftGSM` (tag 0x0031).
+    public static func microsoftACM(tag: UInt16) -> AudioFormat { AudioFormat(rawValue: 0x6D73_0000 | UInt32(tag)) }
+
+    /// The WAVE format tag of an ``microsoftACM(tag:)`` ID (including `dviIntelIMA`, `microsoftGSM` and
+    /// `microsoftADPCM`), or `nil` for other formats.
+    public var microsoftACMTag: UInt16? {
+        rawValue >> 16 == 0x6D73 ? UInt16(truncatingIfNeeded: rawValue) : nil
+    }
 
     /// `kAudioFormatLinearPCM`
     public static let linearPCM = Self("lpcm")

@@ -24,12 +24,7 @@ enum ConformanceInput {
     /// comparison, chunking, order and seek tests take over.
     /// A `nil` code accepts any result (the file is not parsed as what it is yet, e.g. detected as another
     /// format); the tests that compare packets skip it either way.
-    static let knownGaps: [String: (code: AudioStreamError.Code?, why: String)] = [
-        "wav/mp3-44100-2ch.wav": (
-            .unsupportedDataFormat,
-            "docs/formats/wave.md, Known gaps: MPEG audio in WAVE (0x55) is fmt? until the MPEG parser exists"
-        )
-    ]
+    static let knownGaps: [String: (code: AudioStreamError.Code?, why: String)] = [:]
 
     /// Fixtures damaged on purpose whose parse ends with a documented error after what can still be read
     /// (issue 15: a damaged structure costs only what depends on it). The oracle is not compared (ffprobe

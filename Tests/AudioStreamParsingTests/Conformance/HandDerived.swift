@@ -135,6 +135,34 @@ enum HandDerived {
         // sox MS ADPCM 8000 Hz mono: nBlockAlign 0x0100, 500 frames per block (5 × 500 = 2500).
         "wav/adpcm_ms-8000-1ch-sox.wav": Entry(
             kind: .correctedOracle(blockAlign: 256), why: "no block_align for ADPCM in ffprobe 5.1"),
+        // Wave64 MS ADPCM (ffmpeg -f w64): the fmt GUID chunk at 40, its body at 64: tag 0x0002, 1 ch, 8000 Hz,
+        // 16000 bytes/s, nBlockAlign 0x0400 (body +12), 2036 frames per block (2 × 2036 = 4072, duration_sum).
+        "wav/adpcm_ms-8000-1ch.w64": Entry(
+            kind: .correctedOracle(blockAlign: 1024), why: "no block_align for ADPCM in ffprobe 5.1"),
+        // GSM 6.10 (tag 0x31): nBlockAlign 0x0041 = 65 (fmt body +12), wSamplesPerBlock 0x0140 = 320 in the
+        // 2-byte extension; 8 blocks × 320 = 2560 = duration_sum.
+        "wav/gsm_ms-8000-1ch.wav": Entry(
+            kind: .correctedOracle(blockAlign: 65), why: "no block_align for GSM in ffprobe 5.1"),
+        // The ITU-T ADPCM bitstreams and the opaque tags: nBlockAlign (fmt body +12) read with xxd. G.726
+        // (tag 0x45) and G.722 (tag 0x28F) from ffmpeg: nBlockAlign 1, wBitsPerSample 4 or 2.
+        "wav/g726-8000-1ch-32k.wav": Entry(
+            kind: .correctedOracle(blockAlign: 1), why: "no block_align for ADPCM in ffprobe 5.1"),
+        "wav/g726-8000-1ch-16k.wav": Entry(
+            kind: .correctedOracle(blockAlign: 1), why: "no block_align for ADPCM in ffprobe 5.1"),
+        "wav/g722-16000-1ch.wav": Entry(
+            kind: .correctedOracle(blockAlign: 1), why: "no block_align for ADPCM in ffprobe 5.1"),
+        // G.723.1 (tag 0x42): nBlockAlign 0x0018 = 24; 240 frames per block from nAvgBytesPerSec 800 at 8000 Hz.
+        "wav/g723_1-8000-1ch.wav": Entry(
+            kind: .correctedOracle(blockAlign: 24), why: "no block_align for G.723.1 in ffprobe 5.1"),
+        // Yamaha ADPCM (tag 0x20): nBlockAlign 0x0400 = 1024, 4 bits per sample: 2048 frames per block.
+        "wav/adpcm_yamaha-22050-1ch.wav": Entry(
+            kind: .correctedOracle(blockAlign: 1024), why: "no block_align for ADPCM in ffprobe 5.1"),
+        // NeXT/Sun G.72x (encodings 23, 24: 4 bits per sample, mono): packets of the fewest frames filling
+        // whole bytes, 1 byte of 2 frames (docs/formats/au.md); ffprobe prints no block_align.
+        "au/g726le-8000-1ch-32k.au": Entry(
+            kind: .correctedOracle(blockAlign: 1), why: "no block_align for ADPCM in ffprobe 5.1"),
+        "au/g722-16000-1ch.au": Entry(
+            kind: .correctedOracle(blockAlign: 1), why: "no block_align for ADPCM in ffprobe 5.1"),
         // ADTS fixtures derived from adts/aac-44100-2ch.aac by tools/adts.py (Fixtures/README.md, "What
         // ffprobe 5.1 gets wrong"): ffprobe turns the junk into packets, so the base file's 45 frames are the
         // expectation, 100 bytes later (37 more bytes of junk after frame 10: 137 later from frame 10 on).

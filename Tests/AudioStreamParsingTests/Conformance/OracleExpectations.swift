@@ -76,6 +76,13 @@ enum CodecTable {
         "adpcm_ima_wav": Entry(format: .dviIntelIMA, packetization: .grouped),
         "adpcm_ms": Entry(format: .microsoftADPCM, packetization: .grouped),
         "gsm_ms": Entry(format: .microsoftGSM, packetization: .grouped),
+        // The WAVE format tags without a CoreAudio constant: 'ms' << 16 | tag (AudioFormat.microsoftACM).
+        // FFmpeg's G.726 in WAVE is tag 0x45; in NeXT/Sun files (adpcm_g726le, encoding 23) the G.721 ID 0x40.
+        "adpcm_g726": Entry(format: .microsoftACM(tag: 0x0045), packetization: .grouped),
+        "adpcm_g726le": Entry(format: .microsoftACM(tag: 0x0040), packetization: .grouped),
+        "adpcm_g722": Entry(format: .microsoftACM(tag: 0x028F), packetization: .grouped),
+        "g723_1": Entry(format: .microsoftACM(tag: 0x0042), packetization: .grouped),
+        "adpcm_yamaha": Entry(format: .microsoftACM(tag: 0x0020), packetization: .grouped),
         "alac": Entry(format: .appleLossless, packetization: .oneToOne),
         "opus": Entry(format: .opus, packetization: .oneToOne),
         "mp3": Entry(format: .mpegLayer3, packetization: .oneToOne),

@@ -203,7 +203,34 @@ struct NeXTTests {
         #expect(log.entries.contains { if case .diagnostic = $0 { return true } else { return false } })
     }
 
-    @Test("encoding 23 (G.721 ADPCM) is an unsupported data format", arguments: [0, 8, 23, 24, 25, 26, 28, 99])
+    @Test(
+        "G.72x encodings: packets of the fewest frames that fill whole bytes",
+        arguments: [
+            // (encoding, channels, WAVE tag of the ID, bytes per packet, frames per packet): bits × channels
+            // per frame; 8 / gcd(8, bits × channels) frames per packet.
+            (23, 1, 0x0040, 1, 2), (24, 1, 0x028F, 1, 2), (25, 1, 0x0014, 3, 8), (26, 1, 0x0014, 5, 8),
+            (26, 2, 0x0014, 5, 4), (23, 2, 0x0040, 1, 1),
+        ] as [(UInt32, UInt32, UInt16, UInt32, UInt32)])
+    func g72xEncodings(_ c: (UInt32, UInt32, UInt16, UInt32, UInt32)) throws {
+        let (encoding, channels, tag, bytes, frames) = c
+        let data = [UInt8](repeating: 0x55, count: Int(bytes) * 6)
+        let file =
+            NeXTFixtures.header(
+                offset: 24, size: UInt32(data.count), encoding: encoding, rate: 8000, channels: channels) + data
+        let result = ChunkingVerifier.verify(file)
+        #expect(result.failures.isEmpty, "\(result.failures)")
+        let log = result.reference
+        #expect(log.error == nil)
+        guard case .dataFormat(let d)? = log.lastValues[.dataFormat] else {
+            Issue.record("no format")
+            return
+        }
+        #expect(d.formatID == .microsoftACM(tag: tag))
+        #expect(d.bytesPerPacket == bytes && d.framesPerPacket == frames && d.channelsPerFrame == channels)
+        #expect(log.packetCount == 6)
+    }
+
+    @Test("encodings without a mapping are an unsupported data format", arguments: [0, 8, 28, 99])
     func unsupportedEncoding(_ encoding: UInt32) {
         let file = NeXTFixtures.header(offset: 24, size: 8, encoding: encoding, rate: 8000, channels: 1) + [0, 0, 0, 0]
         let log = ParseRunner.run(file, chunking: .whole)

@@ -240,12 +240,10 @@ extension WAVETests {
     @Test("unsupported format tags and sample sizes are fmt?")
     func unsupportedFormats() {
         let cases: [[UInt8]] = [
-            B.format(tag: 0x0031, channels: 1, bits: 0, blockAlign: 65),  // GSM 6.10
-            B.format(tag: 0x1234),
             B.format(tag: 3, bits: 16),  // 16-bit float
             B.format(bits: 48),  // 48-bit integer
             B.format(tag: 0x11, channels: 1, bits: 3, blockAlign: 256),  // 3-bit IMA
-            B.format(tag: 0xFFFE, bits: 16, extension: B.extensible(validBits: 16, mask: 3, subFormat: 0x55)),
+            B.format(tag: 0x40, channels: 1, bits: 1, blockAlign: 1),  // 1-bit G.721
             B.format(
                 tag: 0xFFFE, bits: 16,
                 extension: B.extensible(
@@ -255,6 +253,78 @@ extension WAVETests {
             let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", [0, 0, 0, 0])]))
             #expect(log.error?.code == .unsupportedDataFormat, "\(String(describing: log.error))")
         }
+    }
+
+    @Test("GSM without wSamplesPerBlock: 320 samples per 65-byte block, with a diagnostic")
+    func gsmWithoutSamplesPerBlock() throws {
+        // Microsoft GSM 6.10 packs two 160-sample GSM frames into 65 bytes.
+        let format = B.format(tag: 0x0031, channels: 1, bits: 0, blockAlign: 65, averageBytes: 1625)
+        let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", [UInt8](repeating: 0, count: 130))]))
+        #expect(log.error == nil)
+        guard case .dataFormat(let d)? = log.lastValues[.dataFormat] else {
+            Issue.record("no format")
+            return
+        }
+        #expect(d.formatID == .microsoftGSM)
+        #expect(d.bytesPerPacket == 65 && d.framesPerPacket == 320)
+        #expect(log.packetCount == 2)
+        #expect(log.diagnostics.contains { $0.kind == .inconsistentValues })
+    }
+
+    @Test("an unknown format tag is delivered as opaque nBlockAlign packets with the ms + tag ID")
+    func opaqueFormatTag() throws {
+        // Tag 0x1234, 2 channels, 16 bits: blocks of 4 bytes, 1 frame each (4 × 8 / (16 × 2)).
+        let format = B.format(tag: 0x1234, channels: 2, bits: 16)
+        let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", [UInt8](repeating: 0, count: 40))]))
+        #expect(log.error == nil)
+        guard case .dataFormat(let d)? = log.lastValues[.dataFormat] else {
+            Issue.record("no format")
+            return
+        }
+        #expect(d.formatID == AudioFormat(rawValue: 0x6D73_1234))
+        #expect(d.formatID.microsoftACMTag == 0x1234)
+        #expect(d.bytesPerPacket == 4 && d.framesPerPacket == 1)
+        #expect(log.packetCount == 10)
+        #expect(log.diagnostics.contains { $0.kind == .unknownStructure })
+        // No bits per sample and no byte rate that divides the block: the duration is unknown (0 frames).
+        let unknown = B.format(tag: 0x1234, channels: 1, bits: 0, blockAlign: 7, averageBytes: 999)
+        let log2 = Self.verified(B.file([B.chunk("fmt ", unknown), B.chunk("data", [UInt8](repeating: 0, count: 14))]))
+        guard case .dataFormat(let d2)? = log2.lastValues[.dataFormat] else {
+            Issue.record("no format")
+            return
+        }
+        #expect(d2.framesPerPacket == 0 && d2.bytesPerPacket == 7)
+        #expect(log2.packetCount == 2)
+    }
+
+    @Test("EXTENSIBLE with the MPEG Layer III sub-format: frames as packets")
+    func extensibleMPEG() throws {
+        // One MPEG-1 Layer III frame, 128 kbit/s at 44.1 kHz, no padding: 144 × 128000 / 44100 = 417 bytes
+        // (11172-3 §2.4.3.1); header FF FB 90 64 (bitrate_index 9, 44.1 kHz, joint stereo).
+        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413)
+        let format = B.format(
+            tag: 0xFFFE, rate: 44100, bits: 0, blockAlign: 1, averageBytes: 16000,
+            extension: B.extensible(validBits: 0, mask: 3, subFormat: 0x55))
+        let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", frame + frame)]))
+        #expect(log.error == nil)
+        guard case .dataFormat(let d)? = log.lastValues[.dataFormat] else {
+            Issue.record("no format")
+            return
+        }
+        #expect(d.formatID == .mpegLayer3 && d.framesPerPacket == 1152)
+        #expect(log.packets.map(\.size) == [417, 417])
+    }
+
+    @Test("junk in MPEG data in WAVE is skipped with one diagnostic; the frames after it are kept")
+    func mpegJunkInWave() throws {
+        let frame: [UInt8] = [0xFF, 0xFB, 0x90, 0x64] + [UInt8](repeating: 0, count: 413)
+        let format = B.format(tag: 0x55, rate: 44100, bits: 0, blockAlign: 1, averageBytes: 16000)
+        let data = frame + [1, 2, 3, 0xFF, 0xFB, 5] + frame + frame + [9, 9]
+        let log = Self.verified(B.file([B.chunk("fmt ", format), B.chunk("data", data)]))
+        #expect(log.error == nil)
+        #expect(log.packets.map(\.size) == [417, 417, 417])
+        #expect(log.diagnostics.filter { $0.kind == .junkSkipped }.count == 2)
+        #expect(log.lastValues[.audioDataPacketCount] == .audioDataPacketCount(3))
     }
 
     @Test("EXTENSIBLE: valid bits below the container are aligned high; the mask is a channel bitmap")

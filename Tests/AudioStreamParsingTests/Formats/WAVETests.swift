@@ -91,6 +91,35 @@ struct WAVETests {
         "pcm_u8-22050-1ch-odd.wav": Expected(
             format: .linearPCM, flags: 0x8, bytesPerPacket: 1, bits: 8, layoutTag: mono),
         "pcm_u8-8000-1ch.wav": Expected(format: .linearPCM, flags: 0x8, bytesPerPacket: 1, bits: 8, layoutTag: mono),
+        // Wave64: the same fmt rules inside GUID chunks.
+        "pcm_s16le-44100-2ch.w64": Expected(
+            fileType: .wave64, format: .linearPCM, flags: 0x4 | 0x8, bytesPerPacket: 4, bits: 16, layoutTag: stereo),
+        "pcm_s16le-44100-2ch-sndfile.w64": Expected(
+            fileType: .wave64, format: .linearPCM, flags: 0x4 | 0x8, bytesPerPacket: 4, bits: 16, layoutTag: stereo),
+        "pcm_s24le-44100-2ch-sox.w64": Expected(
+            fileType: .wave64, format: .linearPCM, flags: 0x4 | 0x8, bytesPerPacket: 6, bits: 24, layoutTag: stereo),
+        "adpcm_ms-8000-1ch.w64": Expected(
+            fileType: .wave64, format: .microsoftADPCM, flags: 0, bytesPerPacket: 1024, framesPerPacket: 2036, bits: 0,
+            layoutTag: mono),
+        // GSM 6.10: nBlockAlign 65, wSamplesPerBlock 320 (fmt extension).
+        "gsm_ms-8000-1ch.wav": Expected(
+            format: .microsoftGSM, flags: 0, bytesPerPacket: 65, framesPerPacket: 320, bits: 0, layoutTag: mono),
+        // ITU-T ADPCM bitstreams: nBlockAlign × 8 / (wBitsPerSample × channels) frames per packet.
+        "g726-8000-1ch-32k.wav": Expected(
+            format: .microsoftACM(tag: 0x45), flags: 0, bytesPerPacket: 1, framesPerPacket: 2, bits: 0, layoutTag: mono),
+        "g726-8000-1ch-16k.wav": Expected(
+            format: .microsoftACM(tag: 0x45), flags: 0, bytesPerPacket: 1, framesPerPacket: 4, bits: 0, layoutTag: mono),
+        "g722-16000-1ch.wav": Expected(
+            format: .microsoftACM(tag: 0x28F), flags: 0, bytesPerPacket: 1, framesPerPacket: 2, bits: 0, layoutTag: mono
+        ),
+        // Opaque tags: G.723.1 (0x42) frames from nAvgBytesPerSec (24 × 8000 / 800 = 240); Yamaha ADPCM (0x20)
+        // from wBitsPerSample (1024 × 8 / 4 = 2048).
+        "g723_1-8000-1ch.wav": Expected(
+            format: .microsoftACM(tag: 0x42), flags: 0, bytesPerPacket: 24, framesPerPacket: 240, bits: 0,
+            layoutTag: mono),
+        "adpcm_yamaha-22050-1ch.wav": Expected(
+            format: .microsoftACM(tag: 0x20), flags: 0, bytesPerPacket: 1024, framesPerPacket: 2048, bits: 0,
+            layoutTag: mono),
     ]
 
     /// Where the oracle cannot speak, values derived by hand (fixture provenance notes):
@@ -196,18 +225,22 @@ struct WAVETests {
 
     @Test(
         "every fixture gives the same events in every chunking",
-        arguments: fixtureNames + ["mp3-44100-2ch.wav"])
+        arguments: fixtureNames + ["mp3-44100-2ch.wav", "mp2-44100-2ch.wav", "mp3-44100-2ch.w64"])
     func fixtureIsChunkingInvariant(_ name: String) throws {
         let result = ChunkingVerifier.verify(try WAVEFixtures.bytes("wav/\(name)"))
         #expect(result.failures.isEmpty, "\(result.failures)")
     }
 
-    @Test("MPEG Layer III in WAVE is an unsupported data format, at the fmt body")
-    func mp3InWave() throws {
-        let log = ParseRunner.run(try WAVEFixtures.bytes("wav/mp3-44100-2ch.wav"), chunking: .whole)
-        #expect(log.error?.code == .unsupportedDataFormat)
-        #expect(log.error?.byteOffset == 20)
-        #expect(log.error?.reason == "wave (fmt ): format tag 0x0055 (MPEG Layer III) is not supported")
+    @Test("MPEG audio in WAVE and Wave64: one packet per frame, as ffprobe's packet list")
+    func mpegInWave() throws {
+        for name in ["wav/mp3-44100-2ch.wav", "wav/mp2-44100-2ch.wav", "wav/mp3-44100-2ch.w64"] {
+            let oracle = try WAVEFixtures.oracle(name)
+            let expected = try #require(oracle["packets"] as? [[Int]])
+            let log = ParseRunner.run(try WAVEFixtures.bytes(name), chunking: .whole)
+            #expect(log.error == nil, "\(name)")
+            #expect(log.packets.map { [Int($0.offset), $0.size] } == expected.map { [$0[0], $0[1]] }, "\(name)")
+            #expect(log.diagnostics.isEmpty, "\(name): \(log.diagnostics)")
+        }
     }
 
     @Test("MS ADPCM's magic cookie is the fmt extension (ffprobe's extradata)")

@@ -41,8 +41,10 @@ struct NeXTHeader: Hashable {
 
     /// The annotation's length (the bytes between the header and the data).
     var annotationLength: Int { Int(dataOffset) - NeXTHeader.size }
-    /// Bytes per frame (= bytes per packet: one packet per frame).
-    var bytesPerFrame: Int { Int(streamDescription.bytesPerFrame) }
+    /// Bytes per packet: one frame of PCM or G.711, the smallest whole-byte run of G.72x frames.
+    var packetSize: Int { Int(streamDescription.bytesPerPacket) }
+    /// Frames per packet (1 for PCM and G.711).
+    var framesPerPacket: UInt32 { streamDescription.framesPerPacket }
 
     /// Decodes and validates the 24 header bytes.
     ///
@@ -80,8 +82,10 @@ struct NeXTHeader: Hashable {
         guard channels > 0 else {
             throw context.error(.invalidFile, at: context.window.position + 20, structure, "channel count is zero")
         }
-        // Checked: channels × bytes per sample must fit a packet size (UInt32 and the packet limit).
-        let (frameBytes, overflow) = UInt64(channels).multipliedReportingOverflow(by: UInt64(sample.bytesPerSample))
+        // Checked: channels × bits per sample must fit a packet size (UInt32 and the packet limit).
+        let (frameBits, overflow) = UInt64(channels).multipliedReportingOverflow(by: UInt64(sample.bitsPerSample))
+        // A packet of G.72x holds at most 8 frames: bits × channels bytes.
+        let frameBytes = frameBits % 8 == 0 ? frameBits / 8 : frameBits
         guard !overflow, frameBytes <= UInt64(UInt32.max) else {
             throw context.error(.invalidFile, at: context.window.position + 20, structure, "channel count too large")
         }
@@ -110,8 +114,18 @@ struct NeXTHeader: Hashable {
 /// | 7     | `AUDIO_FILE_ENCODING_DOUBLE`    | `SND_FORMAT_DOUBLE`    | `lpcm` BE float 64     |
 /// | 27    | `AUDIO_FILE_ENCODING_ALAW_8`    | `SND_FORMAT_ALAW_8`    | `alaw`, 8 bits         |
 ///
-/// Every other value (0 unspecified, 8…22 NeXT DSP/indirect/compressed, 23…26 G.721/G.722/G.723
-/// ADPCM, …) is not mapped: the parser throws `unsupportedDataFormat` (`fmt?`).
+/// | 23    | `AUDIO_FILE_ENCODING_ADPCM_G721`   | `SND_FORMAT_G721`   | G.721 4-bit: `ms` + 0x0040 |
+/// | 24    | `AUDIO_FILE_ENCODING_ADPCM_G722`   | `SND_FORMAT_G722`   | G.722 4-bit: `ms` + 0x028F |
+/// | 25    | `AUDIO_FILE_ENCODING_ADPCM_G723_3` | `SND_FORMAT_G723_3` | G.723 3-bit: `ms` + 0x0014 |
+/// | 26    | `AUDIO_FILE_ENCODING_ADPCM_G723_5` | `SND_FORMAT_G723_5` | G.723 5-bit: `ms` + 0x0014 |
+///
+/// The G.72x bitstreams get the IDs of the same codecs in WAVE (``AudioFormat/microsoftACM(tag:)``),
+/// in packets of the fewest frames that fill whole bytes (`8 / gcd(8, bits × channels)` frames): 1 byte
+/// of 2 frames for 4-bit mono, 3 bytes of 8 frames for 3-bit mono. The two G.723 rates share an ID
+/// and differ in bytes per packet.
+///
+/// Every other value (0 unspecified, 8…22 NeXT DSP/indirect/compressed, …) is not mapped: the parser
+/// throws `unsupportedDataFormat` (`fmt?`).
 enum NeXTEncoding: UInt32 {
     case muLaw8 = 1
     case linear8 = 2
@@ -121,15 +135,32 @@ enum NeXTEncoding: UInt32 {
     case float32 = 6
     case float64 = 7
     case aLaw8 = 27
+    case g721 = 23
+    case g722 = 24
+    case g723Bits3 = 25
+    case g723Bits5 = 26
 
-    /// Bytes one sample of one channel occupies.
-    var bytesPerSample: Int {
+    /// Bits one sample of one channel occupies.
+    var bitsPerSample: Int {
         switch self {
-        case .muLaw8, .aLaw8, .linear8: return 1
-        case .linear16: return 2
-        case .linear24: return 3
-        case .linear32, .float32: return 4
-        case .float64: return 8
+        case .muLaw8, .aLaw8, .linear8: return 8
+        case .linear16: return 16
+        case .linear24: return 24
+        case .linear32, .float32: return 32
+        case .float64: return 64
+        case .g721, .g722: return 4
+        case .g723Bits3: return 3
+        case .g723Bits5: return 5
+        }
+    }
+
+    /// The WAVE format tag of the same ADPCM codec, for the G.72x encodings.
+    var adpcmFormatTag: UInt16? {
+        switch self {
+        case .g721: return 0x0040
+        case .g722: return 0x028F
+        case .g723Bits3, .g723Bits5: return 0x0014
+        default: return nil
         }
     }
 
@@ -139,8 +170,18 @@ enum NeXTEncoding: UInt32 {
     /// description of G.711 data). Linear encodings: `StreamDescription.linearPCM` with big-endian
     /// signed integers (8-bit samples are signed in `.au`) or big-endian IEEE floats.
     func streamDescription(sampleRate: Double, channels: UInt32) -> StreamDescription {
-        let bits = UInt32(bytesPerSample * 8)
+        let bits = UInt32(bitsPerSample)
         switch self {
+        case .g721, .g722, .g723Bits3, .g723Bits5:
+            let frameBits = UInt64(bits) * UInt64(channels)
+            var a = frameBits
+            var b: UInt64 = 8
+            while b != 0 { (a, b) = (b, a % b) }
+            let frames = 8 / a
+            return StreamDescription(
+                sampleRate: sampleRate, formatID: .microsoftACM(tag: adpcmFormatTag ?? 0), formatFlags: 0,
+                bytesPerPacket: UInt32(truncatingIfNeeded: frameBits * frames / 8), framesPerPacket: UInt32(frames),
+                bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
         case .muLaw8, .aLaw8:
             return StreamDescription(
                 sampleRate: sampleRate, formatID: self == .muLaw8 ? .uLaw : .aLaw, formatFlags: 0,

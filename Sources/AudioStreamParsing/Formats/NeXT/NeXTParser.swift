@@ -111,9 +111,9 @@ struct NeXTParser: FormatParser {
     /// Announces the stream's properties at the data offset and starts the data.
     private mutating func enterData(_ header: NeXTHeader, metadata: AudioMetadata?, _ context: inout ParseContext) {
         let format = header.streamDescription
-        let frameBytes = header.bytesPerFrame
+        let frameBytes = header.packetSize
         let data = ConstantPacketData(
-            packetSize: frameBytes, framesPerPacket: 1, dataStart: context.window.position,
+            packetSize: frameBytes, framesPerPacket: header.framesPerPacket, dataStart: context.window.position,
             declaredByteCount: header.dataSize.map { Int64($0) })
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(format),
@@ -126,9 +126,10 @@ struct NeXTParser: FormatParser {
             values.append(.audioDataByteCount(UInt64(size)))
             values.append(.audioDataPacketCount(UInt64(packets)))
         }
-        // bits per second = rate × bytes per frame × 8, when it fits.
+        // bits per second = rate × bytes per packet × 8 / frames per packet, when it fits.
         let (bits, overflow) = UInt64(header.sampleRate).multipliedReportingOverflow(by: UInt64(frameBytes) * 8)
-        if !overflow, bits <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(bits))) }
+        let rate = bits / UInt64(max(header.framesPerPacket, 1))
+        if !overflow, rate <= UInt64(UInt32.max) { values.append(.bitRate(UInt32(rate))) }
         if let metadata { values.append(.metadata(metadata)) }
         context.publishHeader(values, dataOffset: context.window.position)
         state = .data(data)
@@ -173,7 +174,7 @@ struct NeXTParser: FormatParser {
         switch state {
         case .data(let data), .ended(let data, _):
             return PacketMap(
-                bytesPerPacket: Int64(data.packetSize), framesPerPacket: 1,
+                bytesPerPacket: Int64(data.packetSize), framesPerPacket: Int64(data.framesPerPacket),
                 packetCount: finalPacketCount ?? data.declaredPacketCount)
         case .header, .annotation, .awaitingData, .lost:
             return .unknown

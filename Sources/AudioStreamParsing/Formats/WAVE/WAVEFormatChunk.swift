@@ -12,8 +12,18 @@ enum WAVEFormatTag {
     static let muLaw: UInt16 = 0x0007
     /// `WAVE_FORMAT_DVI_ADPCM` / `WAVE_FORMAT_IMA_ADPCM`
     static let imaADPCM: UInt16 = 0x0011
+    /// `WAVE_FORMAT_G723_ADPCM` (Antex)
+    static let g723ADPCM: UInt16 = 0x0014
     /// `WAVE_FORMAT_GSM610`
     static let gsm610: UInt16 = 0x0031
+    /// `WAVE_FORMAT_G721_ADPCM` (Antex)
+    static let g721ADPCM: UInt16 = 0x0040
+    /// `WAVE_FORMAT_G726_ADPCM` as FFmpeg writes it (registered to Dictaphone as `WAVE_FORMAT_DICTAPHONE_G726`)
+    static let g726FFmpeg: UInt16 = 0x0045
+    /// `WAVE_FORMAT_G726_ADPCM` (Dialogic)
+    static let g726ADPCM: UInt16 = 0x0064
+    /// `WAVE_FORMAT_G722_ADPCM`
+    static let g722ADPCM: UInt16 = 0x028F
     /// `WAVE_FORMAT_MPEG`
     static let mpeg: UInt16 = 0x0050
     /// `WAVE_FORMAT_MPEGLAYER3`
@@ -21,11 +31,16 @@ enum WAVEFormatTag {
     /// `WAVE_FORMAT_EXTENSIBLE`
     static let extensible: UInt16 = 0xFFFE
 
+    /// The ITU-T ADPCM bitstream codecs: `wBitsPerSample` bits per sample, no block headers.
+    static let adpcmBitstreams: Set<UInt16> = [g723ADPCM, g721ADPCM, g726FFmpeg, g726ADPCM, g722ADPCM]
+
     /// `0x0055 (MPEG Layer III)`, for messages.
     static func describe(_ tag: UInt16) -> String {
         let names: [UInt16: String] = [
             pcm: "PCM", microsoftADPCM: "Microsoft ADPCM", ieeeFloat: "IEEE float", aLaw: "A-law", muLaw: "mu-law",
             imaADPCM: "IMA ADPCM", gsm610: "GSM 6.10", mpeg: "MPEG", mpegLayer3: "MPEG Layer III",
+            g723ADPCM: "G.723 ADPCM", g721ADPCM: "G.721 ADPCM", g726FFmpeg: "G.726 ADPCM", g726ADPCM: "G.726 ADPCM",
+            g722ADPCM: "G.722 ADPCM",
             extensible: "WAVE_FORMAT_EXTENSIBLE",
         ]
         let hex = "0x" + FourCharCode.hex(UInt32(tag), digits: 4)

@@ -120,6 +120,12 @@ extension WAVEParser {
 
     /// Records the `fact` sample length; a malformed `fact` is ignored with a diagnostic.
     private mutating func readFact(_ body: [UInt8], _ context: inout ParseContext) {
+        if fileHeader?.kind == .wave64, body.count >= 8 {
+            // Wave64 writers (FFmpeg, libsndfile) give the sample length 64 bits.
+            var reader = ByteReader(body)
+            factSampleLength = reader.readInteger(as: UInt64.self, endianness: .little)
+            return
+        }
         do throws(StructureError) {
             let fact = try FactChunk.decode(body, endianness: endianness)
             if fact.sampleLength == 0xFFFF_FFFF, fileHeader?.kind.usesDataSize64 ?? false, let ds64 = dataSize64 {

@@ -11,7 +11,7 @@ extension WAVEParser {
         _ chunk: ChunkHeader, _ context: inout ParseContext
     ) throws(AudioStreamError) -> ParseStep {
         let position = chunk.offset
-        if audio != nil {
+        if hasData {
             // A second data chunk: its audio cannot be told apart from the first's packet indices.
             context.diagnose(
                 .duplicateStructure, at: position, WAVEContainer.structure,
@@ -24,6 +24,10 @@ extension WAVEParser {
         walker.enter(chunk, &context)
         let dataStart = chunk.bodyStart
         let declared = dataByteCount(chunk, dataStart: dataStart, &context)
+        if let framing = format.framing {
+            startFramedData(format, framing, dataStart: dataStart, declared: declared, &context)
+            return .continue
+        }
         let data = ConstantPacketData(
             packetSize: format.packetSize,
             framesPerPacket: format.framesPerPacket, dataStart: dataStart, declaredByteCount: declared)
@@ -48,6 +52,24 @@ extension WAVEParser {
         return .continue
     }
 
+    /// Enters the data of MPEG audio: frames of their own lengths, counted as they pass.
+    private mutating func startFramedData(
+        _ format: WAVEStreamFormat, _ framing: MPEGPacketFraming, dataStart: Int64, declared: Int64?,
+        _ context: inout ParseContext
+    ) {
+        framedAudio = FramedPacketData(framing: framing, dataStart: dataStart, declaredByteCount: declared)
+        state = .framedData
+        let bound = UInt32(format.packetSize)
+        var values: [AudioStreamPropertyValue] = [.dataFormat(format.streamDescription)]
+        if let layout = format.channelLayout { values.append(.channelLayout(layout)) }
+        if let declared { values.append(.audioDataByteCount(UInt64(declared))) }
+        values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound)]
+        if format.bitRate > 0 { values.append(.bitRate(format.bitRate)) }
+        values.append(.restrictsRandomAccess(false))
+        if !metadata.isEmpty { values.append(.metadata(metadata)) }
+        context.publishHeader(values, dataOffset: dataStart)
+    }
+
     /// The data size in bytes, or `nil` when the data runs to the end of the stream.
     ///
     /// - RF64/BW64: the `ds64` dataSize when not 0; else a 32-bit 0xFFFFFFFF runs to the end of the
@@ -55,6 +77,7 @@ extension WAVEParser {
     /// - 0xFFFFFFFF (FFmpeg writing to a pipe): to the end of the stream.
     /// - 0 (a writer that never patched the header): to the RIFF end when the RIFF size is known and
     ///   reaches past the data chunk header, else to the end of the stream.
+    /// - Wave64: the 64-bit size less the chunk header (no special values).
     /// - Otherwise the declared size, even past the RIFF size (a RIFF size that forgot the data
     ///   chunk's header is a known writer bug; other readers play such files whole).
     private func dataByteCount(
@@ -64,6 +87,22 @@ extension WAVEParser {
         let position = chunk.offset
         let size = UInt32(truncatingIfNeeded: chunk.sizeField)
         let kind = fileHeader?.kind ?? .riff
+        if kind == .wave64 {
+            // Wave64 sizes are 64-bit and count the chunk header; no special values.
+            guard let body = chunk.declaredSize, body <= UInt64(Int64.max - dataStart) else {
+                context.diagnose(
+                    .sizeCorrected, at: position, wave,
+                    "data chunk size \(chunk.sizeField) is not usable; the data runs to the end of the stream")
+                return nil
+            }
+            if let end = riffEnd, dataStart + Int64(body) > end {
+                context.diagnose(
+                    .inconsistentValues, at: position, wave,
+                    "data chunk ends \(dataStart + Int64(body) - end) bytes past the Wave64 size; the data size is used"
+                )
+            }
+            return Int64(body)
+        }
         if kind.usesDataSize64 {
             // EBU Tech 3306 §3.4: the ds64 dataSize is the data chunk's size; FFmpeg also prefers it
             // to a 32-bit size that is not 0xFFFFFFFF.
@@ -127,49 +166,60 @@ extension WAVEParser {
 
     // MARK: End of stream
 
+    /// Reports what the chunk walk leaves unused at the end of the stream (a partial chunk header, a
+    /// truncated chunk, bytes after the RIFF size or after a discontinuity).
+    func finishChunkWalk(_ context: inout ParseContext) {
+        let wave = WAVEContainer.structure
+        let leftover = context.window.readable
+        switch walker.state {
+        case .header where leftover > 0:
+            if let end = riffEnd, context.window.position >= end {
+                context.diagnose(
+                    .junkSkipped, wave, "\(leftover) bytes after the RIFF size are not a chunk; ignored")
+            } else {
+                context.diagnose(
+                    .truncated, wave,
+                    "\(leftover) bytes at the end of the stream are not a whole chunk header; ignored")
+            }
+        case .body(let chunk):
+            let missing = Int(chunk.size ?? 0) - leftover
+            context.diagnose(
+                .truncated, at: chunk.bodyStart, wave(chunk.name),
+                "stream ends \(missing) bytes before the end of the chunk; ignored")
+        case .ignoringRest(let ignored):
+            let count = ignored.count + Int64(leftover)
+            switch ignored.reason {
+            case .pastContainerEnd, .afterAudio:
+                context.diagnose(
+                    .junkSkipped, at: ignored.start, wave,
+                    "\(count) bytes after the RIFF size are not a chunk; ignored")
+            case .afterDiscontinuity:
+                context.diagnose(
+                    .discontinuity, at: ignored.start, wave,
+                    "\(count) bytes after a discontinuity past the data ignored")
+            }
+        default:
+            break
+        }
+    }
+
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         let wave = WAVEContainer.structure
+        if framedAudio != nil {
+            try finishFramed(&context)
+            return
+        }
         let wasInData: Bool
         if case .audioData = state { wasInData = true } else { wasInData = false }
         guard let audio else {
             throw context.error(.invalidFile, wave, "stream ends before the data chunk")
         }
-        let leftover = context.window.readable
         switch state {
         case .audioData(let data):
             _ = data.finish(&context, WAVEContainer.structure)
         case .chunks:
-            switch walker.state {
-            case .header where leftover > 0:
-                if let end = riffEnd, context.window.position >= end {
-                    context.diagnose(
-                        .junkSkipped, wave, "\(leftover) bytes after the RIFF size are not a chunk; ignored")
-                } else {
-                    context.diagnose(
-                        .truncated, wave,
-                        "\(leftover) bytes at the end of the stream are not a whole chunk header; ignored")
-                }
-            case .body(let chunk):
-                let missing = Int(chunk.size ?? 0) - leftover
-                context.diagnose(
-                    .truncated, at: chunk.bodyStart, wave(chunk.name),
-                    "stream ends \(missing) bytes before the end of the chunk; ignored")
-            case .ignoringRest(let ignored):
-                let count = ignored.count + Int64(leftover)
-                switch ignored.reason {
-                case .pastContainerEnd, .afterAudio:
-                    context.diagnose(
-                        .junkSkipped, at: ignored.start, wave,
-                        "\(count) bytes after the RIFF size are not a chunk; ignored")
-                case .afterDiscontinuity:
-                    context.diagnose(
-                        .discontinuity, at: ignored.start, wave,
-                        "\(count) bytes after a discontinuity past the data ignored")
-                }
-            default:
-                break
-            }
-        case .fileHeader:
+            finishChunkWalk(&context)
+        case .fileHeader, .framedData:
             break
         }
         context.window.consume(context.window.readable)
@@ -193,6 +243,34 @@ extension WAVEParser {
             let frames = packets * Int64(audio.framesPerPacket)
             context.announce(
                 .packetTableInfo(PacketTableInfo(numberValidFrames: frames, primingFrames: 0, remainderFrames: 0)))
+        }
+    }
+}
+
+extension WAVEParser {
+    /// `finish` for MPEG audio: the frames' real count, bytes and sizes.
+    private mutating func finishFramed(_ context: inout ParseContext) throws(AudioStreamError) {
+        guard var data = framedAudio, let format else { return }
+        if case .framedData = state {
+            data.finish(&context, WAVEContainer.structure)
+            framedAudio = data
+        } else {
+            finishChunkWalk(&context)
+        }
+        context.window.consume(context.window.readable)
+        // Counts and averages describe the whole data only when it was parsed in one pass.
+        guard data.isContinuous else { return }
+        exactPacketCount = data.packetCount
+        let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
+        context.announce(.audioDataByteCount(UInt64(max(0, end - data.dataStart))))
+        context.announce(.audioDataPacketCount(UInt64(data.packetCount)))
+        guard data.packetCount > 0 else { return }
+        context.announce(.maximumPacketSize(UInt32(data.largestPacket)))
+        context.announce(.averageBytesPerPacket(Double(data.byteCount) / Double(data.packetCount)))
+        let rate = format.streamDescription.sampleRate
+        if data.frameCount > 0 {
+            let bits = Double(data.byteCount) * 8 * rate / Double(data.frameCount)
+            if bits < Double(UInt32.max) { context.announce(.bitRate(UInt32(bits.rounded()))) }
         }
     }
 }

@@ -40,7 +40,7 @@
 /// are ignored; a missing pad byte after an odd-sized chunk is tolerated. See `docs/formats/wave.md`.
 struct WAVEParser: FormatParser, ChunkContainerParser {
     /// Matches `RIFF`/`RIFX`/`RF64`/`BW64` followed by a size and `WAVE`.
-    static let probe = FormatProbe(fileTypes: [.wave, .rf64, .bw64]) { window, _ in
+    static let probe = FormatProbe(fileTypes: [.wave, .rf64, .bw64, .wave64]) { window, _ in
         switch RIFFHeader.peek(window) {
         case .header(let header): return .match(header.kind.fileType, WAVEParser())
         case .noMatch: return .noMatch
@@ -56,6 +56,8 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
         case chunks
         /// Inside the `data` chunk.
         case audioData(ConstantPacketData)
+        /// Inside the `data` chunk of MPEG audio (`framedAudio`).
+        case framedData
     }
 
     var state = State.fileHeader
@@ -77,6 +79,8 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
     var tagChunksRead: Set<Int64> = []
     /// The data chunk, once reached (kept after it ends, for seeking and counts).
     var audio: ConstantPacketData?
+    /// The data chunk of MPEG audio, whose packets are its frames (instead of `audio`).
+    var framedAudio: FramedPacketData<MPEGPacketFraming>?
     /// The real packet count, known at `finish`.
     var exactPacketCount: Int64?
     /// Bytes to skip to realign on a packet boundary after a discontinuity.
@@ -96,6 +100,8 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
             return try stepChunks(&context)
         case .audioData(let data):
             return stepAudioData(data, &context)
+        case .framedData:
+            return stepFramedData(&context)
         }
     }
 
@@ -105,6 +111,8 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
         switch state {
         case .fileHeader:
             break
+        case .framedData:
+            framedAudio?.loseSync()
         case .audioData(let data):
             // Realign to the next packet boundary counted from the data start.
             let size = Int64(data.packetSize)
@@ -118,7 +126,7 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
             case .ignoringRest, .lost:
                 break
             case .header, .pad, .body, .handedOff:
-                if audio == nil {
+                if !hasData {
                     walker.lose()
                 } else {
                     walker.ignoreRest(from: position, .afterDiscontinuity)
@@ -127,7 +135,20 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
         }
     }
 
+    /// Whether the data chunk was reached.
+    var hasData: Bool { audio != nil || framedAudio != nil }
+
     var packetMap: PacketMap {
+        if let framedAudio, let format {
+            var map = PacketMap(framesPerPacket: Int64(format.framesPerPacket), packetCount: exactPacketCount)
+            if !framedAudio.offsets.offsets.isEmpty { map.packetOffsets = framedAudio.offsets.offsets }
+            // Past the table: the mean frame so far, else the declared bit rate's.
+            let rate = format.streamDescription.sampleRate
+            map.estimatedBytesPerPacket =
+                framedAudio.averagePacketSize
+                ?? (rate > 0 ? Double(format.bitRate) / 8 * Double(format.framesPerPacket) / rate : nil)
+            return map
+        }
         guard let audio else { return .unknown }
         return PacketMap(
             bytesPerPacket: Int64(audio.packetSize), framesPerPacket: Int64(audio.framesPerPacket),
@@ -135,6 +156,12 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
+        if framedAudio != nil {
+            let isExact = packetMap.packetToByte(packet)?.isEstimated == false
+            framedAudio?.prepareForSeek(isExact: isExact)
+            state = .framedData
+            return true
+        }
         guard let audio else { return false }
         state = .audioData(audio)
         realignment = 0
@@ -157,6 +184,15 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
             var end: Int64?
             if header.kind.usesDataSize64 && header.size == 0xFFFF_FFFF {
                 end = nil  // Set from ds64.
+            } else if header.kind == .wave64 {
+                // The size counts the whole file, header included.
+                if header.size >= UInt64(header.byteCount) && header.size <= UInt64(Int64.max - start) {
+                    end = start + Int64(header.size)
+                } else {
+                    context.diagnose(
+                        .sizeCorrected, WAVEContainer.structure,
+                        "Wave64 size \(header.size) is not usable; chunks are read to the end of the stream")
+                }
             } else if header.size == 0 || header.size == 0xFFFF_FFFF || header.size < 4 {
                 context.diagnose(
                     .sizeCorrected, WAVEContainer.structure,
@@ -164,15 +200,25 @@ struct WAVEParser: FormatParser, ChunkContainerParser {
             } else {
                 end = start + 8 + Int64(header.size)
             }
-            context.window.consume(RIFFHeader.byteCount)
+            context.window.consume(header.byteCount)
             walker = ChunkWalker(
-                layout: .riff(header.endianness), at: start + Int64(RIFFHeader.byteCount), containerEnd: end)
+                layout: header.kind.chunkLayout, at: start + Int64(header.byteCount), containerEnd: end)
             state = .chunks
             return .continue
         }
     }
 
     // MARK: Audio data
+
+    private mutating func stepFramedData(_ context: inout ParseContext) -> ParseStep {
+        guard var data = framedAudio else { return .continue }
+        let step = data.step(&context, WAVEContainer.structure)
+        framedAudio = data
+        if let step { return step }
+        walker.endChunk(at: context.window.position, declaredSize: UInt64(data.declaredByteCount ?? 0))
+        state = .chunks
+        return .continue
+    }
 
     private mutating func stepAudioData(_ data: ConstantPacketData, _ context: inout ParseContext) -> ParseStep {
         if realignment > 0 {

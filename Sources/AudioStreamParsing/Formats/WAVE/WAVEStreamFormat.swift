@@ -1,7 +1,8 @@
-/// What a `fmt ` chunk means for the stream: the `StreamDescription` (ASBD), the constant packet
-/// geometry, the channel layout, the bit rate and the magic cookie.
+/// What a `fmt ` chunk means for the stream: the `StreamDescription` (ASBD), the packet geometry, the
+/// channel layout, the bit rate and the magic cookie.
 ///
-/// Every supported WAVE format has constant-size packets:
+/// Every WAVE format has constant-size packets except MPEG audio, whose packets are its frames
+/// (`framing`):
 ///
 /// | format tag | format ID | packet | frames per packet |
 /// | --- | --- | --- | --- |
@@ -9,19 +10,28 @@
 /// | A-law (6), mu-law (7) | `alaw`, `ulaw` | one frame (`nChannels` bytes) | 1 |
 /// | IMA ADPCM (0x11) | `dviIntelIMA` (0x6D730011) | one block (`nBlockAlign` bytes) | samples per block |
 /// | MS ADPCM (2) | `microsoftADPCM` (0x6D730002) | one block (`nBlockAlign` bytes) | samples per block |
+/// | GSM 6.10 (0x31) | `microsoftGSM` (0x6D730031) | one block (`nBlockAlign` bytes, 65) | samples per block (320) |
+/// | G.721 (0x40), G.723 (0x14), G.726 (0x45, 0x64), G.722 (0x28F) | `ms` + tag (0x6D73xxxx) | one block (`nBlockAlign` bytes) | `nBlockAlign` × 8 / (bits × channels) |
+/// | MPEG (0x50), MPEG Layer III (0x55) | `.mp1`, `.mp2`, `.mp3` | one MPEG frame (variable) | 384, 1152 or 576 |
+/// | any other tag | `ms` + tag (0x6D73xxxx) | one block (`nBlockAlign` bytes), opaque | from the bit or byte rate when exact, else 0 |
+///
+/// The `ms` + tag IDs follow CoreAudio's own for the ACM codecs it names (`kAudioFormatDVIIntelIMA`
+/// 0x6D730011, `kAudioFormatMicrosoftGSM` 0x6D730031): `0x6D73` ("ms") then the 16-bit format tag.
 ///
 /// `WAVE_FORMAT_EXTENSIBLE` maps through its sub-format tag; its `wValidBitsPerSample` smaller than
 /// the container makes the samples aligned high, and its channel mask becomes a channel bitmap
 /// (WAVE speaker bits equal CoreAudio's `kAudioChannelBit_*`).
 struct WAVEStreamFormat: Equatable {
     /// The `fmt ` chunk, for messages.
-    private static let fmt = WAVEFormatChunk.structure
+    static let fmt = WAVEFormatChunk.structure
     /// `mFormatFlags` etc. as CoreAudio's WAVE reader reports them (see audiofilestream.md §3.1).
     var streamDescription: StreamDescription
-    /// Bytes per packet (> 0).
+    /// Bytes per packet (> 0): the constant size, or the largest frame when `framing` is set.
     var packetSize: Int
-    /// Frames per packet (> 0).
+    /// Frames per packet (0 when an opaque format does not say).
     var framesPerPacket: UInt32
+    /// MPEG audio: the data holds frames of their own lengths, not constant-size packets.
+    var framing: MPEGPacketFraming?
     /// The channel layout, when the file says or the channel count implies one.
     var channelLayout: ChannelLayout?
     /// Bits per second.
@@ -62,20 +72,28 @@ struct WAVEStreamFormat: Equatable {
         case WAVEFormatTag.microsoftADPCM:
             self = try Self.adpcm(
                 format, formatID: .microsoftADPCM, name: "MS ADPCM", headerBytesPerChannel: 7, endianness: endianness)
+        case WAVEFormatTag.gsm610:
+            self = try Self.gsm(format, endianness: endianness)
+        case WAVEFormatTag.mpeg, WAVEFormatTag.mpegLayer3:
+            self = try Self.mpeg(format, tag: tag, endianness: endianness)
+        case _ where WAVEFormatTag.adpcmBitstreams.contains(tag):
+            self = try Self.bitstreamADPCM(format, tag: tag)
         default:
-            throw Self.fmt.unsupported("format tag \(WAVEFormatTag.describe(tag)) is not supported")
+            self = Self.opaque(format, tag: tag)
         }
         notes = format.notes + notes
         channelLayout = Self.channelLayout(format, notes: &notes)
     }
 
-    private init(
+    init(
         streamDescription: StreamDescription, packetSize: Int, framesPerPacket: UInt32, bitRate: UInt32,
-        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, notes: [DiagnosticNote] = []
+        magicCookie: [UInt8]? = nil, isBlockCompressed: Bool = false, framing: MPEGPacketFraming? = nil,
+        notes: [DiagnosticNote] = []
     ) {
         self.streamDescription = streamDescription
         self.packetSize = packetSize
         self.framesPerPacket = framesPerPacket
+        self.framing = framing
         self.bitRate = bitRate
         self.magicCookie = magicCookie
         self.isBlockCompressed = isBlockCompressed
@@ -237,5 +255,5 @@ struct WAVEStreamFormat: Equatable {
         }
     }
 
-    private static func clampedBitRate(_ value: UInt64) -> UInt32 { UInt32(min(value, UInt64(UInt32.max))) }
+    static func clampedBitRate(_ value: UInt64) -> UInt32 { UInt32(min(value, UInt64(UInt32.max))) }
 }
