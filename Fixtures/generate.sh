@@ -60,7 +60,7 @@ trap 'rm -rf "$T"' EXIT
 # malformed/manifest.json is deleted too: make_malformed.py, make_malformed_flac.py and
 # ogg_malformed.py each merge their rows into it (tools/manifest.py), and the end of this
 # script checks that it lists every malformed input exactly once.
-DIRS=(wav aiff caf au mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv)
+DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv)
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
     find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -path malformed/expected.json -delete
@@ -380,6 +380,20 @@ sine 8000 0.3 1
 mk_ff au/g726le-8000-1ch-32k.au "G.721-compatible G.726 at 32 kbit/s (encoding 23, 4 bits per sample): 1-byte packets of 2 frames" "ffprobe groups several bytes per packet" -c:a g726le -b:a 32k
 sine 16000 0.3 1
 mk_ff au/g722-16000-1ch.au "G.722 ADPCM (encoding 24, 4 bits per sample at 16 kHz)" "ffprobe groups several bytes per packet" -c:a g722
+
+# ======================================================================== AMR
+# No AMR encoder ships in Debian's ffmpeg: the storage-format files are built from the frame-size
+# table of RFC 4867 / 3GPP TS 26.101 and 26.201 (tools/make_amr.py; the payload bits are
+# pseudo-random, the framing is the spec's); ffmpeg's mov muxer puts the same frames into 3GP.
+SIGDESC="(frames built by tools/make_amr.py)"
+mk amr/amr-nb-8000-1ch.amr "AMR storage format: #!AMR magic, speech modes 4.75–12.2 kbit/s, SID and NO_DATA frames" "" \
+    'python3 tools/make_amr.py nb "$OUT" --frames 50'
+mk amr/amr-wb-16000-1ch.awb "AMR-WB storage format: #!AMR-WB magic, modes 6.60–23.85 kbit/s, SID, NO_DATA, one damaged (Q = 0) frame" "" \
+    'python3 tools/make_amr.py wb "$OUT" --frames 50 --damaged'
+mk mp4/amr-nb-8000-1ch.3gp "the AMR frames in 3GP ('samr' sample entry with damr), remuxed by ffmpeg" "" \
+    'python3 tools/make_amr.py nb "$T/nb.amr" --frames 50 && $FF -i "$T/nb.amr" $BX -c copy -f 3gp "$OUT"'
+mk mp4/amr-wb-16000-1ch.3gp "the AMR-WB frames in 3GP ('sawb' sample entry)" "" \
+    'python3 tools/make_amr.py wb "$T/wb.amr" --frames 50 --damaged && $FF -i "$T/wb.amr" $BX -c copy -f 3gp "$OUT"'
 
 # ============================================================== MPEG audio
 # MP3 (Layer III) and MP2 (Layer II) from real encoders: LAME 3.100 (CBR, VBR,
@@ -725,6 +739,13 @@ noise 96000 0.05 1 43
 mk_ff mp4/pcm_f32le-96000-1ch.mov "version 2 'lpcm' (rate above 65535: 64-bit float rate, formatSpecificFlags float|packed, no big-endian flag)" "" -c:a pcm_f32le
 sine 8000 0.5 1
 mk_ff mp4/pcm_mulaw-8000-1ch.mov "'ulaw' sound description version 0" "" -c:a pcm_mulaw
+# ---- sample entries beyond the common codecs (issue 15): IMA4, Vorbis (OTI 0xDD), an opaque one
+sine 22050 0.3 1
+mk_ff mp4/adpcm_ima_qt-22050-1ch.mov "'ima4' (QuickTime IMA 4:1): 34-byte samples of 64 frames" "" -c:a adpcm_ima_qt
+sine 44100 0.3 1
+mk_ff mp4/vorbis-44100-1ch.mp4 "Vorbis in MP4 (mp4a, objectTypeIndication 0xDD, Xiph-laced headers as DecoderSpecificInfo)" "" -c:a libvorbis -strict -2 -f mp4
+sine 8000 0.3 1
+mk_ff mp4/gsm-8000-1ch.mov "'agsm' (QuickTime GSM 6.10, 33-byte samples): an entry delivered as opaque packets" "" -c:a libgsm -f mov
 
 # ================================================================ malformed, derived
 # Truncations, absurd sizes, zero sizes, bad format fields and unknown magic, derived from the

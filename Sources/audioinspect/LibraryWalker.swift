@@ -25,7 +25,7 @@ struct LibraryWalker {
     static let audioExtensions: Set<String> = [
         "mp3", "mp2", "mp1", "mpga", "m4a", "m4b", "m4p", "m4r", "mp4", "3gp", "3g2", "mov", "aac", "adts", "flac",
         "fla", "ogg", "oga", "opus", "spx", "wav", "wave", "bwf", "rf64", "w64", "aif", "aiff", "aifc", "caf", "au",
-        "snd", "ac3", "loas", "latm", "amr",
+        "snd", "ac3", "loas", "latm", "amr", "awb", "mka", "webm",
     ]
 
     /// Descend into subdirectories (`-r`).

@@ -11,6 +11,8 @@ enum FormatRegistry {
         MP4Parser.probe,
         // Matroska and WebM: the EBML magic 1A 45 DF A3 and the DocType.
         MatroskaParser.probe,
+        // AMR storage format: "#!AMR\n" or "#!AMR-WB\n".
+        AMRParser.probe,
         // One or more leading ID3v2 tags: read them, then detect the container after them. It decides
         // on the first 10 bytes, before any probe that would skip the tags itself.
         ID3v2PrefixParser.probe,

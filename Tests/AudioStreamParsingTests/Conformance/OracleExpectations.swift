@@ -83,6 +83,10 @@ enum CodecTable {
         "adpcm_g722": Entry(format: .microsoftACM(tag: 0x028F), packetization: .grouped),
         "g723_1": Entry(format: .microsoftACM(tag: 0x0042), packetization: .grouped),
         "adpcm_yamaha": Entry(format: .microsoftACM(tag: 0x0020), packetization: .grouped),
+        "amr_nb": Entry(format: .amr, packetization: .oneToOne),
+        "amr_wb": Entry(format: .amrWB, packetization: .oneToOne),
+        // QuickTime's 'agsm' entry, delivered opaque with the entry type as the format ID.
+        "gsm": Entry(format: AudioFormat(rawValue: 0x6167_736D), packetization: .oneToOne),
         "alac": Entry(format: .appleLossless, packetization: .oneToOne),
         "opus": Entry(format: .opus, packetization: .oneToOne),
         "mp3": Entry(format: .mpegLayer3, packetization: .oneToOne),

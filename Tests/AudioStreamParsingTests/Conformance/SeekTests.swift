@@ -177,6 +177,14 @@ struct SeekTests {
                     }
                     // The offset may fall inside the header of packet k's frame: then the tail starts at k + 1.
                     if k + 1 < spans.count && gotSpans.first == spans[k + 1] { k += 1 }
+                    // AMR (no sync word) drops the first frame of the chain it resynchronises on, and never starts
+                    // on a one-byte NO_DATA frame (docs/formats/amr.md, "Sync and damage"): the tail starts at a
+                    // later frame with payload, within a few frames of the offset.
+                    if fixture.folder == "amr", let first = gotSpans.first, let i = spans.firstIndex(of: first),
+                        i >= k, i <= k + 8
+                    {
+                        k = i
+                    }
                     var tail = Array(spans[k...])
                     if fixture.folder == "ogg", let lost = Self.oggLinkWithLostHeaders(input, cut: Int64(start)) {
                         // Landed in a chained link's header pages: that link is skipped (see below).
@@ -312,6 +320,8 @@ struct SeekTests {
                 // the end (docs/formats/mpeg-audio.md, "Sync rule"). The first frame after the cut, when junk
                 // follows it (its end is not where the next reference packet starts), cannot be confirmed and is
                 // skipped as junk; every later frame must still come back.
+                // AMR drops the first frame of the chain it resynchronises on (docs/formats/amr.md).
+                if fixture.folder == "amr", !missing.isEmpty { missing.removeFirst() }
                 if let first = missing.first, first.index + 1 < full.packets.count,
                     first.offset + Int64(first.size) != full.packets[Int(first.index) + 1].offset,
                     !full.packets.contains(where: { $0.offset >= cut && $0.offset < first.offset }),

@@ -336,9 +336,13 @@ struct MP4SampleEntryTests {
         #expect(code(good) == nil)
         #expect(code(Array(good.prefix(30))) == .invalidFile)  // shorter than the fixed fields
         #expect(code(Self.box("mp4a", Array(good[8..<36]))) == .invalidFile)  // no esds
+        // An unknown entry type is an opaque track (issue 15): its type is the format ID, with a diagnostic.
         var unknown = good
         unknown.replaceSubrange(4..<8, with: Array("zzzz".utf8))
-        #expect(code(unknown) == .unsupportedDataFormat)
+        #expect(code(unknown) == nil)
+        let opaque = try? MP4AudioSampleEntry.decode(unknown[...], isQuickTime: false, limits: ParserLimits())
+        #expect(opaque?.streamDescription.formatID == AudioFormat(rawValue: 0x7A7A_7A7A))
+        #expect(opaque?.notes.first?.kind == .unknownStructure)
         var pastEnd = good
         pastEnd[39] = 0xFF  // the esds size runs past the entry
         #expect(code(pastEnd) == .invalidFile)

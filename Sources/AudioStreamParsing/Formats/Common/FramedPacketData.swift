@@ -5,6 +5,31 @@ protocol PacketFraming {
     /// The bytes ``packet(_:at:)`` needs to decide.
     var headerByteCount: Int { get }
 
+    /// How many packets must follow a candidate found out of sync before it is believed (each
+    /// recognised at the previous one's end, or the data ending there): 1 for a format whose header
+    /// rarely appears by chance (MPEG audio: an 11-bit sync word and valid fields), more for one whose
+    /// header is a single byte (AMR: about one random byte in eleven is a valid header).
+    var confirmationDepth: Int { get }
+
+    /// Whether a packet found out of sync may be the first one taken: false for packets so short that a
+    /// stray byte just before a true packet imitates one (AMR's one-byte NO_DATA frames: a payload byte
+    /// equal to such a header, right before a real frame, would otherwise be accepted with the real frames
+    /// as its confirmation).
+    func canResynchronise(at packet: FramedPacket) -> Bool
+
+    /// Whether the first packet of a chain found out of sync is dropped as junk, the chain's second
+    /// packet being the first one delivered. For formats without a sync word (AMR) a stray run of payload
+    /// bytes can look like a packet that ends exactly where a real one starts; the real packets then
+    /// confirm it. Dropping the first packet costs one real packet per resynchronisation and makes such an
+    /// invented packet need two chance headers in a row.
+    var dropsFirstPacketAfterResynchronising: Bool { get }
+
+    /// How many headers must follow a packet in sync before it is emitted (or the data end): 0 when the
+    /// header is checked well enough on its own (MPEG audio against the stream's signature), more when a
+    /// damaged header can read as another valid one (AMR: the packet is then dropped as junk and the
+    /// walk resynchronises).
+    var inSyncConfirmationDepth: Int { get }
+
     /// The packet whose header starts `offset` bytes after the window's position, or `nil` when the
     /// bytes there do not start a packet of this stream. At least ``headerByteCount`` bytes are
     /// readable there.
@@ -26,8 +51,8 @@ struct FramedPacket: Equatable {
 /// - In sync (from the data start, and after each packet) the header at the position decides: a
 ///   packet that ends inside the data is emitted once all of it is readable.
 /// - Out of sync (a header that is not one, or a packet that would overrun the data) the bytes are
-///   skipped one by one until a header whose packet is followed by another header, or ends exactly
-///   at the data end, is found; each byte is examined once, so junk costs linear time. The skipped
+///   skipped one by one until a header is found whose packet is followed by a chain of
+///   ``PacketFraming/confirmationDepth`` more headers (or by the data end); each byte is examined once, so junk costs linear time. The skipped
 ///   run is reported with one `junkSkipped` diagnostic when the next packet is found (or at the
 ///   data end).
 /// - Seeking: the offset of every packet of the first pass from the data start is recorded
@@ -108,9 +133,27 @@ struct FramedPacketData<Framing: PacketFraming> {
         guard readable >= header else { return .needMoreData(atLeast: header) }
         if let packet = framing.packet(context.window, at: 0), Int64(packet.length) <= left {
             if !isInSync {
-                switch confirm(packet, left: left, &context) {
-                case .confirmed: break
+                guard framing.canResynchronise(at: packet) else { return skipJunk(from: 1, bound: bound, &context) }
+                switch confirm(packet, left: left, depth: max(1, framing.confirmationDepth), &context) {
+                case .confirmed:
+                    if framing.dropsFirstPacketAfterResynchronising {
+                        guard readable >= packet.length else { return .needMoreData(atLeast: packet.length) }
+                        junk.skip(packet.length, &context)
+                        isInSync = true
+                        return .continue
+                    }
                 case .rejected: return skipJunk(from: 1, bound: bound, &context)
+                case .needMoreData(let n): return .needMoreData(atLeast: n)
+                }
+            } else if framing.inSyncConfirmationDepth > 0 {
+                switch confirm(packet, left: left, depth: framing.inSyncConfirmationDepth, &context) {
+                case .confirmed: break
+                case .rejected:
+                    // The header or one after it is damaged: this packet cannot be trusted.
+                    guard readable >= packet.length else { return .needMoreData(atLeast: packet.length) }
+                    isInSync = false
+                    junk.skip(packet.length, &context)
+                    return .continue
                 case .needMoreData(let n): return .needMoreData(atLeast: n)
                 }
             }
@@ -141,18 +184,29 @@ struct FramedPacketData<Framing: PacketFraming> {
         case needMoreData(Int)
     }
 
-    /// A candidate found after junk is a packet when the next header follows it or it ends the data.
-    private func confirm(_ packet: FramedPacket, left: Int64, _ context: inout ParseContext) -> Confirmation {
-        let next = packet.length
-        if Int64(next) == left { return .confirmed }
+    /// A candidate is a packet when a chain of `depth` headers follows it, each at the previous packet's
+    /// end, or the chain reaches the data end.
+    private func confirm(
+        _ packet: FramedPacket, left: Int64, depth: Int, _ context: inout ParseContext
+    ) -> Confirmation {
         let header = framing.headerByteCount
-        if Int64(next + header) > left { return .rejected }
-        if context.window.readable < next + header {
-            // At the end of the stream the candidate may end the data.
-            if context.window.isFinal { return next == context.window.readable ? .confirmed : .rejected }
-            return .needMoreData(next + header)
+        var next = packet.length
+        for verified in 0..<depth {
+            if Int64(next) == left { return .confirmed }
+            if Int64(next + header) > left { return .rejected }
+            if context.window.readable < next + header {
+                // At the end of the stream the chain may end the data, or run into a packet the end cut
+                // short once a header after the candidate was seen.
+                if context.window.isFinal {
+                    return next == context.window.readable || (verified > 0 && next > context.window.readable)
+                        ? .confirmed : .rejected
+                }
+                return .needMoreData(next + header)
+            }
+            guard let following = framing.packet(context.window, at: next) else { return .rejected }
+            next += following.length
         }
-        return framing.packet(context.window, at: next) == nil ? .rejected : .confirmed
+        return .confirmed
     }
 
     /// Skips bytes from the position up to the next offset (from `start`, before `bound`) where a
@@ -198,5 +252,23 @@ struct FramedPacketData<Framing: PacketFraming> {
                 "data chunk declares \(declaredByteCount ?? 0) bytes but the stream ends after "
                     + "\(context.window.position - dataStart)")
         }
+    }
+
+    /// At the end of the stream, after ``finish(_:_:)``: announces what the data really held (its byte
+    /// count, packet count, largest and mean packet, bit rate), when it was parsed in one pass from its
+    /// start; returns the packet count then, else `nil`.
+    mutating func announceTotals(_ context: inout ParseContext, sampleRate: Double) -> Int64? {
+        guard isContinuous else { return nil }
+        let end = dataEnd.map { min($0, context.window.position) } ?? context.window.position
+        context.announce(.audioDataByteCount(UInt64(max(0, end - dataStart))))
+        context.announce(.audioDataPacketCount(UInt64(packetCount)))
+        guard packetCount > 0 else { return packetCount }
+        context.announce(.maximumPacketSize(UInt32(clamping: largestPacket)))
+        context.announce(.averageBytesPerPacket(Double(byteCount) / Double(packetCount)))
+        if frameCount > 0 {
+            let bits = Double(byteCount) * 8 * sampleRate / Double(frameCount)
+            if bits < Double(UInt32.max) { context.announce(.bitRate(UInt32(bits.rounded()))) }
+        }
+        return packetCount
     }
 }

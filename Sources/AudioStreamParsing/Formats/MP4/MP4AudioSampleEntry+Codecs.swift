@@ -32,9 +32,9 @@ struct EntryDecoder {
         case MP4Code.lpcm, MP4Code.twos, MP4Code.sowt, MP4Code.none, MP4Code.raw, MP4Code.in24, MP4Code.in32,
             MP4Code.fl32, MP4Code.fl64, MP4Code.ulaw, MP4Code.alaw:
             return try pcm(realFormat)
-        default:
-            throw Structure.mp4("stsd").unsupported(
-                "sample entry '\(FourCharCode.string(realFormat))' is not supported")
+        case MP4Code.samr, MP4Code.sawb: return try amr()
+        case MP4Code.ima4: return try appleIMA4()
+        default: return try opaque()
         }
     }
 
@@ -98,6 +98,17 @@ struct EntryDecoder {
             result = entry(Self.compressed(try sampleRate(), .ac3, frames: 1536, try channels()))
         case 0xA6:
             result = entry(Self.compressed(try sampleRate(), .enhancedAC3, frames: 1536, try channels()))
+        case 0xDD:
+            // Vorbis (mp4ra.org): the DecoderSpecificInfo is the three Xiph-laced headers.
+            guard let info = config.decoderSpecificInfo else {
+                throw Structure.mp4("esds").invalid("Vorbis without a DecoderSpecificInfo")
+            }
+            let headers = try VorbisXiphLacedHeaders.decode(info[...], Structure.mp4("esds"))
+            let id = headers.identification
+            // Packet durations vary (short and long blocks): the stts says them (framesPerPacket 0).
+            result = entry(
+                id.streamDescription, cookie: headers.magicCookie,
+                layout: VorbisChannelLayout.layout(channels: id.channels))
         default:
             let oti = FourCharCode.hex(UInt32(config.objectTypeIndication), digits: 2)
             throw Structure.mp4("esds").unsupported("objectTypeIndication 0x\(oti) is not supported")
@@ -198,6 +209,54 @@ struct EntryDecoder {
             result.averageBitRate = rate
             if !isEnhanced { result.maximumBitRate = rate }
         }
+        return result
+    }
+
+    // MARK: AMR, IMA4, opaque entries
+
+    /// `samr`, `sawb` (3GPP TS 26.244 §6.5): AMR or AMR-WB frames in the storage format's frame layout
+    /// (header byte + bits, RFC 4867 §5.3); `damr` says how many frames a sample holds.
+    ///
+    /// ```
+    ///  damr (AMRSpecificBox)  0 4 vendor | 4 1 decoder_version | 5 2 mode_set | 7 1 mode_change_period
+    ///                         8 1 frames_per_sample
+    /// ```
+    func amr() throws(StructureError) -> MP4AudioSampleEntry {
+        let isWideband = realFormat == MP4Code.sawb
+        var framesPerSample: UInt32 = 0
+        if let damr = child(MP4Code.damr),
+            let count = ByteReader(damr.body).peekInteger(at: 8, as: UInt8.self, endianness: .big)
+        {
+            framesPerSample = UInt32(count)
+        }
+        let rate: Double = isWideband ? 16_000 : 8_000
+        let frames = framesPerSample * (isWideband ? 320 : 160)
+        return entry(Self.compressed(rate, isWideband ? .amrWB : .amr, frames: frames, 1))
+    }
+
+    /// `ima4` (QuickTime IMA 4:1 ADPCM): packets of 34 bytes per channel (a 2-byte header and 32 bytes of
+    /// 4-bit samples) holding 64 frames.
+    func appleIMA4() throws(StructureError) -> MP4AudioSampleEntry {
+        let channels = try channels()
+        guard Int(channels) * 34 <= limits.maxPacketBytes else {
+            throw Structure.mp4(entryName).limit("\(channels) channels exceed maxPacketBytes")
+        }
+        return entry(
+            StreamDescription(
+                sampleRate: try sampleRate(), formatID: .appleIMA4, formatFlags: 0, bytesPerPacket: 34 * channels,
+                framesPerPacket: 64, bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0))
+    }
+
+    /// Any other sample entry: an opaque track whose packets are the samples as the tables give them, its
+    /// format ID the entry type, with a diagnostic (docs/formats/mp4.md, "Sample entries").
+    func opaque() throws(StructureError) -> MP4AudioSampleEntry {
+        var result = entry(
+            Self.compressed(try sampleRate(), AudioFormat(rawValue: realFormat), frames: 0, try channels()))
+        result.notes.append(
+            DiagnosticNote(
+                .unknownStructure, Structure.mp4("stsd"),
+                "sample entry '\(FourCharCode.string(realFormat))' is not decoded; its samples are delivered as "
+                    + "opaque packets"))
         return result
     }
 

@@ -12,6 +12,10 @@ struct MPEGPacketFraming: PacketFraming, Equatable {
     let sampleRate: UInt32?
 
     var headerByteCount: Int { MPEGFrameHeader.byteCount }
+    var confirmationDepth: Int { 1 }
+    func canResynchronise(at packet: FramedPacket) -> Bool { true }
+    var dropsFirstPacketAfterResynchronising: Bool { false }
+    var inSyncConfirmationDepth: Int { 0 }
 
     func packet(_ window: InputWindow, at offset: Int) -> FramedPacket? {
         guard let header = MPEGFrameHeader(window, at: offset), let length = header.frameLength else { return nil }

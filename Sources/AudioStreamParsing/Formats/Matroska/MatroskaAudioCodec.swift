@@ -63,17 +63,13 @@ struct MatroskaAudioCodec {
                 streamDescription: head.streamDescription, magicCookie: head.rawBytes,
                 channelLayout: head.channelLayout, frameCounter: .opus)
         case "A_VORBIS":
-            guard let priv, let packets = VorbisMagicCookie.split(priv[...]) else {
-                throw structure.invalid("A_VORBIS without three Xiph-laced header packets")
-            }
-            let id = try VorbisIdentificationHeader.decode(packets[0])
-            let setup = try VorbisSetupHeader.decode(packets[2], channels: id.channels)
+            guard let priv else { throw structure.invalid("A_VORBIS without three Xiph-laced header packets") }
+            let headers = try VorbisXiphLacedHeaders.decode(priv[...], structure)
+            let id = headers.identification
             return MatroskaAudioCodec(
-                streamDescription: id.streamDescription,
-                magicCookie: VorbisMagicCookie.make(
-                    identification: packets[0], comment: packets[1], setup: packets[2]),
+                streamDescription: id.streamDescription, magicCookie: headers.magicCookie,
                 channelLayout: VorbisChannelLayout.layout(channels: id.channels),
-                frameCounter: .vorbis(VorbisPacketDuration(identification: id, setup: setup)),
+                frameCounter: .vorbis(VorbisPacketDuration(identification: id, setup: headers.setup)),
                 bitRate: id.bitrateNominal > 0 ? UInt32(clamping: id.bitrateNominal) : nil)
         case "A_FLAC":
             // "fLaC", then metadata blocks, STREAMINFO first (RFC 9639 §8).

@@ -258,19 +258,7 @@ extension WAVEParser {
             finishChunkWalk(&context)
         }
         context.window.consume(context.window.readable)
-        // Counts and averages describe the whole data only when it was parsed in one pass.
-        guard data.isContinuous else { return }
-        exactPacketCount = data.packetCount
-        let end = data.dataEnd.map { min($0, context.window.position) } ?? context.window.position
-        context.announce(.audioDataByteCount(UInt64(max(0, end - data.dataStart))))
-        context.announce(.audioDataPacketCount(UInt64(data.packetCount)))
-        guard data.packetCount > 0 else { return }
-        context.announce(.maximumPacketSize(UInt32(data.largestPacket)))
-        context.announce(.averageBytesPerPacket(Double(data.byteCount) / Double(data.packetCount)))
-        let rate = format.streamDescription.sampleRate
-        if data.frameCount > 0 {
-            let bits = Double(data.byteCount) * 8 * rate / Double(data.frameCount)
-            if bits < Double(UInt32.max) { context.announce(.bitRate(UInt32(bits.rounded()))) }
-        }
+        exactPacketCount = data.announceTotals(&context, sampleRate: format.streamDescription.sampleRate)
+        framedAudio = data
     }
 }
