@@ -134,6 +134,7 @@ def seeds_for(h):
         'FuzzOgg': (['ogg', 'malformed'], ('ogg',)),
         'FuzzFLAC': (['flac', 'malformed'], ('flac',)),
         'FuzzMatroska': (['mkv', 'malformed'], ('mk', 'webm')),
+        'FuzzAMR': (['amr'], ('amr', 'awb')),
     }
     if h in formats:
         return media(*formats[h])

@@ -31,7 +31,7 @@ enum FuzzHarness {
         ("FuzzChunking", { try FuzzChunking.run($0) }),
         ("FuzzMPEG", { try FuzzFormat.run($0, only: [.mp3, .mp2, .mp1]) }),
         ("FuzzADTS", { try FuzzFormat.run($0, only: [.aacADTS]) }),
-        ("FuzzWAVE", { try FuzzFormat.run($0, only: [.wave, .rf64, .bw64]) }),
+        ("FuzzWAVE", { try FuzzFormat.run($0, only: [.wave, .rf64, .bw64, .wave64]) }),
         ("FuzzAIFF", { try FuzzFormat.run($0, only: [.aiff, .aifc]) }),
         ("FuzzCAF", { try FuzzFormat.run($0, only: [.caf]) }),
         ("FuzzNeXT", { try FuzzFormat.run($0, only: [.next]) }),
@@ -48,6 +48,7 @@ enum FuzzHarness {
         ("FuzzICY", { try FuzzTags.icy($0) }),
         ("FuzzCodecHeaders", { try FuzzCodecHeaders.run($0) }),
         ("FuzzMatroska", { try FuzzFormat.run($0, only: [.matroska, .webM]) }),
+        ("FuzzAMR", { try FuzzFormat.run($0, only: [.amr]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }
