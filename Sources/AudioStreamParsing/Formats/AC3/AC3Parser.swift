@@ -93,14 +93,13 @@ struct AC3Parser: FrameSyncParser {
     private mutating func stepSynced(_ context: inout ParseContext) -> ParseStep {
         let window = context.window
         guard let decoded = AC3SyncFrame.decode(window, at: 0) else {
-            guard window.isFinal else { return .needMoreData(atLeast: AC3SyncFrame.headerByteCount) }
-            if window.readable > 0 {
-                context.diagnose(
-                    .truncated, Self.structure,
-                    "the stream ends inside a sync frame header at \(window.position) (\(window.readable) bytes); dropped"
-                )
-                context.window.consume(window.readable)
+            guard window.isFinal, window.readable > 0 else {
+                return .needMoreData(atLeast: AC3SyncFrame.headerByteCount)
             }
+            context.diagnose(
+                .truncated, Self.structure,
+                "the stream ends inside a sync frame header at \(window.position) (\(window.readable) bytes); dropped")
+            context.window.consume(window.readable)
             return .continue
         }
         guard case .valid(let first) = decoded, first.startsPacket else {

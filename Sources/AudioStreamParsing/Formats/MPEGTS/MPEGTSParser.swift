@@ -101,14 +101,12 @@ struct MPEGTSParser: FormatParser {
             return step
         case .synced:
             guard context.window.readable >= unit else {
-                guard context.window.isFinal else { return .needMoreData(atLeast: unit) }
-                if context.window.readable > 0 {
-                    context.diagnose(
-                        .truncated, Self.structure,
-                        "the stream ends inside a transport packet at \(context.window.position) "
-                            + "(\(context.window.readable) of \(unit) bytes); dropped")
-                    context.window.consume(context.window.readable)
-                }
+                guard context.window.isFinal, context.window.readable > 0 else { return .needMoreData(atLeast: unit) }
+                context.diagnose(
+                    .truncated, Self.structure,
+                    "the stream ends inside a transport packet at \(context.window.position) "
+                        + "(\(context.window.readable) of \(unit) bytes); dropped")
+                context.window.consume(context.window.readable)
                 return .continue
             }
             guard
