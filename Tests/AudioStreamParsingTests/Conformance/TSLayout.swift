@@ -1,3 +1,6 @@
+import AudioStreamParsing
+import AudioStreamTestSupport
+
 /// Where the bytes of a transport stream's first audio elementary stream lie in the file, found from
 /// ISO/IEC 13818-1 alone (test code, independent of the library): units of 188, 192 (4-byte prefix) or
 /// 204 bytes by the sync spacing (§2.4.3.2), the PAT's first program (§2.4.4.3), its PMT's first audio
