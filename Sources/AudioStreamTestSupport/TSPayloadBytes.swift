@@ -22,8 +22,12 @@ package struct TSPayloadBytes {
         var start = 0
         while start + unit <= file.count {
             let p = start + prefix
+            // Lost sync (garbage between packets): on to the next sync byte.
+            guard file[p] == 0x47 else {
+                start += 1
+                continue
+            }
             start += unit
-            guard file[p] == 0x47 else { continue }
             let pid = Int(file[p + 1] & 0x1F) << 8 | Int(file[p + 2])
             let control = file[p + 3] >> 4 & 3
             guard control & 1 == 1 else { continue }

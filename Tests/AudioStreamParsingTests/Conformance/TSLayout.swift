@@ -37,6 +37,7 @@ struct TSLayout {
             var payload = p + 4
             if control & 2 != 0 { payload += 1 + Int(file[p + 4]) }
             let end = p + 188
+            guard payload < end else { continue }
             if pid == 0, unitStart, pmtPID == nil {
                 let s = payload + 1 + Int(file[payload])
                 pmtPID = Int(file[s + 10] & 0x1F) << 8 | Int(file[s + 11])

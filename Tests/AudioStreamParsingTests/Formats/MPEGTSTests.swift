@@ -59,23 +59,25 @@ struct MPEGTSTests {
             if case .property(.metadata(let m)) = $0 { return m.info[.title] == "TS Title 2" }
             return false
         }
-        let before = log.entries[..<(index ?? 0)].contains { if case .packets = $0 { return true } else { return false } }
+        let before = log.entries[..<(index ?? 0)].contains {
+            if case .packets = $0 { return true } else { return false }
+        }
         #expect(before)
         #expect(log.lastValues[.infoDictionary].map { "\($0)" }?.contains("TS Artist") == true)
     }
 
     /// The hint names the probe; content decides: M2TS (192-byte units) needs none.
     @Test func hintAndLayouts() throws {
-        let m2ts = try Self.fixture("ts/aac-48000-2ch.m2ts")
+        let m2ts = try Self.fixture("ts/ac3-48000-2ch.m2ts")
         let parser = AudioStreamParser(fileTypeHint: .mpeg2TransportStream)
         try parser.parse(m2ts)
         try parser.finish()
-        #expect(parser.fileType == .mpeg2TransportStream)
+        #expect(parser.fileFormat == .mpeg2TransportStream)
         let eac3 = try Self.fixture("ac3/eac3-48000-2ch.eac3")
         let raw = AudioStreamParser(fileTypeHint: .enhancedAC3)
         try raw.parse(eac3)
         try raw.finish()
-        #expect(raw.fileType == .enhancedAC3)
+        #expect(raw.fileFormat == .enhancedAC3)
     }
 
     /// Sync frame headers by hand (A/52 §5.3.1–§5.3.2, TS 102 366 §E.1.2): the first bytes of ffmpeg's

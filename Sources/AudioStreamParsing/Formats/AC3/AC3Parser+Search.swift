@@ -18,7 +18,8 @@ extension AC3Parser {
 
     /// Scans for the next confirmed frame from where the search stopped, dropping junk as it goes.
     mutating func stepSearch(_ search: inout Search, _ context: inout ParseContext) -> ParseStep {
-        let outcome = FrameSyncSearch.search(AC3FrameSync(), context.window, from: search.offset, counting: &search.junk)
+        let outcome = FrameSyncSearch.search(
+            AC3FrameSync(), context.window, from: search.offset, counting: &search.junk)
         switch outcome {
         case .undecided(let i, let n):
             if i > 0 {

@@ -169,7 +169,8 @@ struct AC3Parser: FrameSyncParser {
         if totals.packets > 0 {
             context.announce(.averageBytesPerPacket(Double(totals.bytes) / Double(totals.packets)))
             if totals.seconds > 0 {
-                context.announce(.bitRate(UInt32(min(Double(UInt32.max), (Double(totals.bytes) * 8 / totals.seconds).rounded()))))
+                context.announce(
+                    .bitRate(UInt32(min(Double(UInt32.max), (Double(totals.bytes) * 8 / totals.seconds).rounded()))))
             }
         }
     }

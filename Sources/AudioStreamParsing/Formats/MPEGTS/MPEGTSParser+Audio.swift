@@ -13,7 +13,8 @@ extension MPEGTSParser {
         case .ok:
             break
         case .invalidHeader(let why):
-            context.diagnose(.inconsistentValues, Self.structure, "PES packet header on PID \(selection?.pid ?? 0): \(why); skipped")
+            context.diagnose(
+                .inconsistentValues, Self.structure, "PES packet header on PID \(selection?.pid ?? 0): \(why); skipped")
         case .overflow(let n):
             context.diagnose(.junkSkipped, Self.structure, "\(n) bytes of the elementary stream held no frame; dropped")
         }
@@ -46,7 +47,9 @@ extension MPEGTSParser {
                             if flush { break }
                             break frames
                         }
-                        let bits = es[end..<(end + AC3SyncFrame.headerByteCount)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                        let bits = es[end..<(end + AC3SyncFrame.headerByteCount)].reduce(UInt64(0)) {
+                            $0 << 8 | UInt64($1)
+                        }
                         guard case .valid(let next) = AC3SyncFrame.decode(bits), !next.startsPacket,
                             end + next.frameLength <= es.count
                         else { break }
@@ -58,7 +61,8 @@ extension MPEGTSParser {
                     reportJunk(junk, at: audio.position(of: i - junk).offset, &context)
                     junk = 0
                 }
-                emit(frame, es[(i + frame.packetStart)..<end], frameBytes: end - i, at: audio.position(of: i), &context)
+                let start = (offset: audio.position(of: i + frame.packetStart).offset, unit: audio.position(of: i).unit)
+                emit(frame, es[(i + frame.packetStart)..<end], frameBytes: end - i, at: start, &context)
                 i = end
             }
         }
@@ -72,7 +76,8 @@ extension MPEGTSParser {
             "\(count) bytes of the elementary stream start no frame; skipped")
     }
 
-    /// Emits one packet (`bytes`: the frame without an ADTS header), publishing the stream at the first.
+    /// Emits one packet (`bytes`: the frame without an ADTS header; `position`: the packet's first byte
+    /// and the unit that starts the frame's PES packet), publishing the stream at the first.
     private mutating func emit(
         _ frame: TSAudioFrame, _ bytes: ArraySlice<UInt8>, frameBytes: Int, at position: (offset: Int64, unit: Int64),
         _ context: inout ParseContext
@@ -93,14 +98,13 @@ extension MPEGTSParser {
                 context.announce(value)
             }
         }
-        let offset = position.offset + Int64(frame.packetStart)
         if skipPackets > 0 {
             skipPackets -= 1
             return
         }
         let index = context.nextPacketIndex
         let size = bytes.count
-        context.emitAssembledPacket(Array(bytes), fileOffset: offset, variableFrames: 0, frames: frame.frames)
+        context.emitAssembledPacket(Array(bytes), fileOffset: position.offset, variableFrames: 0, frames: frame.frames)
         guard indicesExact && index == totals.packets else { return }
         let relative = position.unit - dataOffset
         _ = offsets.record(
@@ -133,11 +137,13 @@ extension MPEGTSParser {
                 stream.removeFirst(b.count)
                 break
             }
-            let size = (Int(b[6] & 0x7F) << 21 | Int(b[7] & 0x7F) << 14 | Int(b[8] & 0x7F) << 7 | Int(b[9] & 0x7F))
+            let size =
+                (Int(b[6] & 0x7F) << 21 | Int(b[7] & 0x7F) << 14 | Int(b[8] & 0x7F) << 7 | Int(b[9] & 0x7F))
                 + 10 + (b[5] & 0x10 != 0 ? 10 : 0)
             guard size <= context.limits.maxTagBytes else {
                 context.diagnose(
-                    .limitExceeded, Self.structure, "an ID3 timed metadata tag of \(size) bytes exceeds maxTagBytes; skipped")
+                    .limitExceeded, Self.structure,
+                    "an ID3 timed metadata tag of \(size) bytes exceeds maxTagBytes; skipped")
                 stream.reset()
                 return
             }

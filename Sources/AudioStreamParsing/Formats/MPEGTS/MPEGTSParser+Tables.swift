@@ -3,13 +3,17 @@ extension MPEGTSParser {
     /// ID3 stream; every other PID by its header alone.
     mutating func packet(_ header: TSPacketHeader, _ context: inout ParseContext) throws(AudioStreamError) {
         let pid = header.pid
-        guard pid != TSPacketHeader.nullPID, !header.transportError, !header.scrambled, header.hasPayload else { return }
+        guard pid != TSPacketHeader.nullPID, !header.transportError, !header.scrambled, header.hasPayload else {
+            return
+        }
         let isAudio = pid == selection?.pid
         let isMetadata = metadataStreams[pid] != nil
         let isTable = pid == TSPacketHeader.patPID || pmtSections[pid] != nil
         guard isAudio || isMetadata || isTable else { return }
         let position = context.window.position
-        guard let bytes = context.window.peekBytes(at: layout.syncOffset, count: TSPacketHeader.packetSize) else { return }
+        guard let bytes = context.window.peekBytes(at: layout.syncOffset, count: TSPacketHeader.packetSize) else {
+            return
+        }
         let packet = bytes[...]
         guard let (start, discontinuity) = header.payloadStart(packet) else {
             context.diagnose(

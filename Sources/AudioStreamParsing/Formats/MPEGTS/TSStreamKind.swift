@@ -30,7 +30,8 @@ enum TSStreamKind: Hashable, Sendable {
         case 0x87: self = .audio(.enhancedAC3)
         case 0x06 where stream.descriptorTags.contains(0x7A) || id == FourCharCode.value("EAC3"):
             self = .audio(.enhancedAC3)
-        case 0x06 where stream.descriptorTags.contains(0x6A) || stream.descriptorTags.contains(0x81)
+        case 0x06
+        where stream.descriptorTags.contains(0x6A) || stream.descriptorTags.contains(0x81)
             || id == FourCharCode.value("AC-3"):
             self = .audio(.ac3)
         case 0x15 where id == FourCharCode.value("ID3 "): self = .timedID3
