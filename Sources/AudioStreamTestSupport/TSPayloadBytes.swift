@@ -9,16 +9,17 @@ package struct TSPayloadBytes {
     private var index: [Int64: (pid: Int, position: Int)] = [:]
     private var streams: [Int: [UInt8]] = [:]
 
-    package init?(_ file: [UInt8]) {
-        var unit = 0
-        var prefix = 0
+    /// The unit size (188, 192 or 204) and where the sync byte lies in a unit, from the first two units.
+    package static func unitLayout(_ file: [UInt8]) -> (unit: Int, prefix: Int)? {
         for (size, sync) in [(188, 0), (192, 4), (204, 0)]
         where file.count >= 2 * size && file[sync] == 0x47 && file[size + sync] == 0x47 {
-            unit = size
-            prefix = sync
-            break
+            return (size, sync)
         }
-        guard unit > 0 else { return nil }
+        return nil
+    }
+
+    package init?(_ file: [UInt8]) {
+        guard let (unit, prefix) = Self.unitLayout(file) else { return nil }
         var start = 0
         while start + unit <= file.count {
             let p = start + prefix
@@ -47,7 +48,7 @@ package struct TSPayloadBytes {
     }
 
     /// Whether `bytes` are the elementary stream bytes from the one at file offset `start` on.
-    package func matches(start: Int64, bytes: UnsafeRawBufferPointer) -> Bool {
+    package func matches<Bytes: Collection<UInt8>>(start: Int64, bytes: Bytes) -> Bool {
         guard let (pid, position) = index[start], let stream = streams[pid], position + bytes.count <= stream.count
         else { return false }
         return stream[position..<(position + bytes.count)].elementsEqual(bytes)

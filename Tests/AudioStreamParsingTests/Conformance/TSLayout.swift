@@ -14,15 +14,9 @@ struct TSLayout {
     var offsets: [Int64] = []
 
     init(_ file: [UInt8]) throws(ExpectationError) {
-        var unit = 0
-        var prefix = 0
-        for (size, sync) in [(188, 0), (192, 4), (204, 0)]
-        where file.count >= 2 * size && file[sync] == 0x47 && file[size + sync] == 0x47 {
-            unit = size
-            prefix = sync
-            break
+        guard let (unit, prefix) = TSPayloadBytes.unitLayout(file) else {
+            throw ExpectationError("not a transport stream")
         }
-        guard unit > 0 else { throw ExpectationError("not a transport stream") }
         var pmtPID: Int?
         var audioPID: Int?
         var start = 0

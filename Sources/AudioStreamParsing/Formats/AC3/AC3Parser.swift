@@ -77,16 +77,12 @@ struct AC3Parser: FrameSyncParser {
     mutating func walkFrames(_ cursor: ChunkCursor, _ context: inout ParseContext) -> Bool { false }
 
     mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
-        switch state {
-        case .searching(var search):
-            let step = stepSearch(&search, &context)
-            if case .searching(let s) = state {
-                try s.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
-            }
-            return step
-        case .synced:
-            return stepSynced(&context)
-        }
+        guard case .searching(var search) = state else { return stepSynced(&context) }
+        let next = stepSearch(&search, &context)
+        // A run of junk longer than maxSyncScanBytes ends the parse.
+        guard case .searching(let pending) = state else { return next }
+        try pending.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
+        return next
     }
 
     /// In sync: emits the packet at the position once the header after it is readable.
