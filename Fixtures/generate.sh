@@ -60,7 +60,7 @@ trap 'rm -rf "$T"' EXIT
 # malformed/manifest.json is deleted too: make_malformed.py, make_malformed_flac.py and
 # ogg_malformed.py each merge their rows into it (tools/manifest.py), and the end of this
 # script checks that it lists every malformed input exactly once.
-DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv external)
+DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts external)
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
     find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -path malformed/expected.json -delete
@@ -897,15 +897,7 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/mkv-*" "python3 tools/make_malformed_mk
     "truncated inside a block, junk before the EBML header, unknown DocType and CodecID, a damaged block ID, a malformed track number" \
     "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
 
-# ======================================================== external (not made by us)
-# Files other projects ship for their tests (README.md, "External files"): fetched from Debian packages.
-SIGDESC="(not made by us: CPython's test audio)"
-./fetch-external.sh > /dev/null
-for f in external/cpython-pluck-*; do
-    case "$f" in *.json) continue ;; esac
-    printf '%s\t%s\t%s\t%s\t%s\n' "$f" "./fetch-external.sh (Debian libpython3.11-testsuite, Lib/test/audiodata)" "$SIGDESC" \
-        "a file we did not write: CPython's wave/aifc/sunau test data" "PSF License 2.0" >> "$PROV"
-done
+DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts external)
 
 # ============================================================ provenance table
 {

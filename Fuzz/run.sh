@@ -42,7 +42,7 @@ nice="${FUZZ_NICE:-10}"
 # Keep in the order of FuzzHarness.all (Tests/AudioStreamParsingTests/FuzzHarnesses/FuzzHarness.swift).
 all=(FuzzAny FuzzChunking FuzzMPEG FuzzADTS FuzzWAVE FuzzAIFF FuzzCAF FuzzNeXT FuzzMP4 FuzzOgg FuzzFLAC
     FuzzID3v2 FuzzID3v1 FuzzAPEv2 FuzzVorbisComment FuzzMP4ItemList FuzzFLACPicture FuzzChunkText FuzzICY
-    FuzzCodecHeaders FuzzMatroska FuzzAMR)
+    FuzzCodecHeaders FuzzMatroska FuzzAMR FuzzMPEGTS FuzzAC3)
 if [ "$mode" = list ]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 for h in "${harnesses[@]}"; do
@@ -57,6 +57,7 @@ mkdir -p "$bin"
 harness_dir="$root/Tests/AudioStreamParsingTests/FuzzHarnesses"
 sources=$( (find "$root/Sources/AudioStreamParsing" "$harness_dir" -name '*.swift'
     echo "$root/Sources/AudioStreamTestSupport/OggPageBodies.swift"
+    echo "$root/Sources/AudioStreamTestSupport/TSPayloadBytes.swift"
     echo "$here/Sources/FuzzMain/Entry.swift") | sort)
 if [ ! -x "$bin/fuzz" ] || [ -n "$(find $sources -newer "$bin/fuzz" | head -1)" ]; then
     echo "building Fuzz/.build-fuzz/fuzz (-O, -sanitize=fuzzer,address; 2-4 minutes)"
@@ -113,7 +114,7 @@ for h in "${harnesses[@]}"; do
     case "$h" in FuzzAny | FuzzChunking) dict="$bin/all.dict" ;; esac
     case "$h" in
         FuzzChunking) maxlen=65544 ;;
-        FuzzAny | FuzzMPEG | FuzzADTS | FuzzWAVE | FuzzAIFF | FuzzCAF | FuzzNeXT | FuzzMP4 | FuzzOgg | FuzzFLAC | FuzzMatroska) maxlen=131072 ;;
+        FuzzAny | FuzzMPEG | FuzzADTS | FuzzWAVE | FuzzAIFF | FuzzCAF | FuzzNeXT | FuzzMP4 | FuzzOgg | FuzzFLAC | FuzzMatroska | FuzzMPEGTS | FuzzAC3) maxlen=131072 ;;
         *) maxlen=65536 ;;
     esac
     args=(-max_total_time="$seconds" -rss_limit_mb="$rss" -malloc_limit_mb="$malloc" -timeout="$timeout"

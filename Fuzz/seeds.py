@@ -34,7 +34,7 @@ def media(folders, malformed_prefixes=()):
     return files
 
 
-ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'mkv', 'tags', 'malformed']
+ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'mkv', 'ac3', 'ts', 'tags', 'malformed']
 
 
 def be32(b, i):
@@ -135,6 +135,8 @@ def seeds_for(h):
         'FuzzFLAC': (['flac', 'malformed'], ('flac',)),
         'FuzzMatroska': (['mkv', 'malformed'], ('mk', 'webm')),
         'FuzzAMR': (['amr'], ('amr', 'awb')),
+        'FuzzMPEGTS': (['ts', 'malformed'], ('ts',)),
+        'FuzzAC3': (['ac3', 'malformed'], ('ac3', 'eac3')),
     }
     if h in formats:
         return media(*formats[h])

@@ -70,6 +70,7 @@ package final class EventRecorder {
     private let input: [UInt8]?
     private let inputBase: Int64
     private var oggBodies: OggPageBodies?
+    private var tsPayloads: TSPayloadBytes??
 
     /// Installs callbacks on `parser`. `input` (optional) is the whole stream: packets are checked
     /// against it at their absolute offsets (minus `inputBase`).
@@ -99,6 +100,9 @@ package final class EventRecorder {
                     // An Ogg packet continued across pages: its pieces lie in consecutive page bodies.
                     if oggBodies == nil { oggBodies = OggPageBodies(input) }
                     if start >= 0, oggBodies?.matches(input, start: start, bytes: bytes) == true { continue }
+                    // A frame of a transport stream: its pieces lie in consecutive payloads of its PID.
+                    if tsPayloads == nil { tsPayloads = .some(TSPayloadBytes(input)) }
+                    if let ts = tsPayloads ?? nil, ts.matches(start: offset - inputBase, bytes: bytes) { continue }
                     if log.bytesMismatches.count < 5 {
                         log.bytesMismatches.append(
                             "packet \(batch.firstPacketIndex + Int64(i)) at \(offset) size \(bytes.count)")

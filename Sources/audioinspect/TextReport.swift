@@ -202,7 +202,8 @@ extension InspectionReport {
             .mp1: "MPEG Layer I", .aacADTS: "AAC ADTS", .mpeg4: "MPEG-4", .m4a: "MPEG-4 audio",
             .m4b: "MPEG-4 audiobook",
             .threeGP: "3GPP", .threeGP2: "3GPP2", .flac: "FLAC", .ogg: "Ogg", .ac3: "AC-3", .amr: "AMR",
-            .quickTime: "QuickTime", .matroska: "Matroska", .webM: "WebM",
+            .quickTime: "QuickTime", .matroska: "Matroska", .webM: "WebM", .enhancedAC3: "E-AC-3",
+            .mpeg2TransportStream: "MPEG-2 transport stream",
         ]
         return names[t] ?? "container"
     }

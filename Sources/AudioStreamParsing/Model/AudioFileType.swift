@@ -28,6 +28,8 @@
 /// | `quickTime`  | none (private to this library)  | `qt  ` |
 /// | `matroska`   | none (private to this library)  | `mkv ` |
 /// | `webM`       | none (private to this library)  | `webm` |
+/// | `enhancedAC3` | none (private to this library) | `ec-3` |
+/// | `mpeg2TransportStream` | none (private to this library) | `mp2t` |
 ///
 /// Apple defines no Ogg type; `ogg` uses the private value `'ogg '` (0x6F676720), documented in
 /// `docs/coreaudio-mapping.md`.
@@ -93,6 +95,13 @@ public struct AudioFileType: RawRepresentable, Hashable, Sendable, CustomStringC
     /// WebM (Matroska with EBML DocType `webm`). Private value `'webm'` (0x7765626D): CoreAudio has no
     /// WebM type.
     public static let webM = Self("webm")
+    /// Raw Enhanced AC-3 sync frames (ETSI TS 102 366 Annex E, `.ec3`, `.eac3`). Private value `'ec-3'`
+    /// (0x65632D33, the format ID's code): CoreAudio's `kAudioFileAC3Type` covers AC-3 only.
+    public static let enhancedAC3 = Self("ec-3")
+    /// An MPEG-2 transport stream (ISO/IEC 13818-1 §2.4: `.ts`, 188-byte packets; `.m2ts`, 192-byte
+    /// packets with a timecode prefix; 204-byte packets with FEC bytes). Private value `'mp2t'`
+    /// (0x6D703274): CoreAudio's AudioFileStream has no transport stream type.
+    public static let mpeg2TransportStream = Self("mp2t")
 
     /// The four characters, e.g. `WAVE`.
     public var description: String { FourCharCode.string(rawValue) }

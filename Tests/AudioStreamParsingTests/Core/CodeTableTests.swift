@@ -129,6 +129,9 @@ struct CodeTableTests {
         // Private: no Matroska or WebM type exists in §3.7 (docs/coreaudio-mapping.md).
         Row(code: .matroska, chars: "mkv ", hex: 0x6D6B_7620),
         Row(code: .webM, chars: "webm", hex: 0x7765_626D),
+        // Private: no E-AC-3 or transport stream type exists in §3.7 (docs/coreaudio-mapping.md).
+        Row(code: .enhancedAC3, chars: "ec-3", hex: 0x6563_2D33),
+        Row(code: .mpeg2TransportStream, chars: "mp2t", hex: 0x6D70_3274),
     ]
 
     @Test(arguments: fileTypes)

@@ -49,6 +49,8 @@ enum FuzzHarness {
         ("FuzzCodecHeaders", { try FuzzCodecHeaders.run($0) }),
         ("FuzzMatroska", { try FuzzFormat.run($0, only: [.matroska, .webM]) }),
         ("FuzzAMR", { try FuzzFormat.run($0, only: [.amr]) }),
+        ("FuzzMPEGTS", { try FuzzFormat.run($0, only: [.mpeg2TransportStream]) }),
+        ("FuzzAC3", { try FuzzFormat.run($0, only: [.ac3, .enhancedAC3]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }
@@ -105,6 +107,7 @@ final class FuzzRecorder {
     var breakRun = false
     let input: [UInt8]
     private var oggBodies: OggPageBodies?
+    private var tsPayloads: TSPayloadBytes??
     private let maxPacketBytes: Int
 
     init(_ parser: AudioStreamParser, input: [UInt8]) {
@@ -187,7 +190,10 @@ final class FuzzRecorder {
         if !equal {
             // An Ogg packet continued across pages: its pieces lie in consecutive page bodies.
             if oggBodies == nil { oggBodies = OggPageBodies(input) }
-            if count != 1 || oggBodies?.matches(input, start: s, bytes: bytes) != true {
+            // A frame of a transport stream: its pieces lie in consecutive payloads of its PID.
+            if tsPayloads == nil { tsPayloads = .some(TSPayloadBytes(input)) }
+            let inTS = count == 1 && (tsPayloads ?? nil)?.matches(start: start, bytes: bytes) == true
+            if !inTS && (count != 1 || oggBodies?.matches(input, start: s, bytes: bytes) != true) {
                 fail("packet at \(offset) size \(size): bytes differ from the input at \(start)")
             }
         }

@@ -86,9 +86,11 @@ struct AudioToolboxHabitTests {
     }
 
     /// The containers whose last frame waits for `finish()` (or for what follows it: a tag): MPEG
-    /// audio and ADTS confirm a frame by the sync that follows it, FLAC frames end where the next one starts.
+    /// audio and ADTS confirm a frame by the sync that follows it, FLAC frames end where the next one starts,
+    /// an AC-3/E-AC-3 packet ends at the next independent frame (raw, or in a transport stream).
     static let framedFileTypes: [AudioStreamPropertyValue] = [
         .fileFormat(.mp1), .fileFormat(.mp2), .fileFormat(.mp3), .fileFormat(.aacADTS), .fileFormat(.flac),
+        .fileFormat(.ac3), .fileFormat(.enhancedAC3), .fileFormat(.mpeg2TransportStream),
     ]
 
     // MARK: Helpers

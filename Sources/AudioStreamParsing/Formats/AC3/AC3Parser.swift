@@ -1,0 +1,203 @@
+/// Raw AC-3 and Enhanced AC-3 streams (`.ac3`, `.ec3`/`.eac3`; CoreAudio `kAudioFileAC3Type` and the
+/// private `ec-3` type): sync frames back to back (ATSC A/52, ETSI TS 102 366). See
+/// `docs/formats/ac3.md`.
+///
+/// - Sync: a frame is accepted when the frame after it agrees (``FrameSyncSearch`` with
+///   ``AC3FrameSync``); junk, false syncs and invalid headers are skipped with one `junkSkipped`
+///   diagnostic per run (``JunkRun``). In sync, the header at the position gives the frame length.
+/// - Packets: one per audio block set. An AC-3 frame is one packet of 1536 frames. An E-AC-3 packet
+///   is an independent frame of substream 0 and every frame after it up to the next one (dependent
+///   substreams that extend its channels, further independent substreams), at most 16 frames; its
+///   frames are the first frame's blocks × 256 (`numblkscod`). Packets are the frames' bytes as they
+///   are, headers included (the decoder needs them), zero-copy.
+/// - Buffers: one packet plus the next header (≤ 16 × 4096 + 8 bytes); junk is dropped as it is
+///   scanned.
+/// - Announces, when the first frame is confirmed: dataFormat (`ac-3` or `ec-3`, the first frame's
+///   rate, channels of `acmod` + `lfeon` of the independent substream, frames per packet), formatList,
+///   channelLayout (``AC3/channelLayoutTag(acmod:lfeon:)``; none for 1+1), maximumPacketSize and
+///   packetSizeUpperBound (3840 for AC-3, 16 × 4096 for E-AC-3), averageBytesPerPacket and bitRate
+///   (from the first packet), restrictsRandomAccess (false), then dataOffset and
+///   readyToProducePackets. A confirmed frame of another rate, channel count or block count announces
+///   the new format (`formatChange`).
+/// - `finish`: drops a truncated last frame with a diagnostic and, when the stream was parsed in order,
+///   announces the exact audioDataPacketCount, audioDataByteCount, maximumPacketSize,
+///   averageBytesPerPacket and bitRate. Throws `invalidFile` when no sync frame was found.
+struct AC3Parser: FrameSyncParser {
+    /// The prefix of the parser's errors and diagnostics.
+    static let structure = Structure("ac3")
+    /// The most frames one E-AC-3 packet groups.
+    static let maxFramesPerPacket = 16
+
+    /// Where the parser is.
+    enum State {
+        /// Looking for a frame: at the start, after lost sync, a discontinuity or a seek.
+        case searching(Search)
+        /// In sync: a sync frame is expected at the position.
+        case synced
+    }
+
+    /// The progress of a frame search.
+    struct Search {
+        /// Why the search runs (for the diagnostic).
+        enum Cause { case start, lostSync, discontinuity, seek }
+        var cause: Cause
+        /// Bytes after the position already examined.
+        var offset = 0
+        /// The bytes skipped, and the syncwords rejected among them.
+        var junk = JunkRun()
+    }
+
+    /// Running totals over the packets parsed in order from the first frame.
+    struct Totals {
+        var packets: Int64 = 0
+        var bytes: Int64 = 0
+        var seconds: Double = 0
+        var maximumPacketSize = 0
+        /// Absolute end of the last packet.
+        var end: Int64 = 0
+    }
+
+    var state = State.searching(Search(cause: .start))
+    /// The first frame of the stream's current format; `nil` before the first frame.
+    var format: AC3SyncFrame?
+    /// Absolute offset of the first frame.
+    var dataOffset: Int64 = 0
+    var totals = Totals()
+    /// False once the packet indices no longer count from the first frame.
+    var indicesExact = true
+    /// The packet count known at `finish`.
+    var finalPacketCount: Int64?
+    /// The packet offset table and the fast-path switch (no fast path: frames are read one by one).
+    var engine: FrameSyncEngine
+
+    init(engine: FrameSyncEngine = FrameSyncEngine()) {
+        self.engine = engine
+    }
+
+    mutating func walkFrames(_ cursor: ChunkCursor, _ context: inout ParseContext) -> Bool { false }
+
+    mutating func step(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        guard case .searching(var search) = state else { return stepSynced(&context) }
+        let next = stepSearch(&search, &context)
+        // A run of junk longer than maxSyncScanBytes ends the parse.
+        guard case .searching(let pending) = state else { return next }
+        try pending.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
+        return next
+    }
+
+    /// In sync: emits the packet at the position once the header after it is readable.
+    private mutating func stepSynced(_ context: inout ParseContext) -> ParseStep {
+        let window = context.window
+        guard let decoded = AC3SyncFrame.decode(window, at: 0) else {
+            guard window.isFinal, window.readable > 0 else {
+                return .needMoreData(atLeast: AC3SyncFrame.headerByteCount)
+            }
+            context.diagnose(
+                .truncated, Self.structure,
+                "the stream ends inside a sync frame header at \(window.position) (\(window.readable) bytes); dropped")
+            context.window.consume(window.readable)
+            return .continue
+        }
+        guard case .valid(let first) = decoded, first.startsPacket else {
+            state = .searching(Search(cause: .lostSync))
+            return .continue
+        }
+        var end = first.frameLength
+        var frames = 1
+        while true {
+            guard let next = AC3SyncFrame.decode(window, at: end) else {
+                if !window.isFinal { return .needMoreData(atLeast: end + AC3SyncFrame.headerByteCount) }
+                break
+            }
+            guard case .valid(let header) = next, !header.startsPacket, header.agrees(with: first),
+                frames < Self.maxFramesPerPacket
+            else { break }
+            end += header.frameLength
+            frames += 1
+        }
+        guard end <= window.readable else {
+            context.diagnose(
+                .truncated, Self.structure,
+                "the stream ends inside the sync frame at \(window.position) (\(window.readable) of \(end) bytes); "
+                    + "the partial frame is dropped")
+            context.window.consume(window.readable)
+            return .continue
+        }
+        if let format, format.streamDescription != first.streamDescription {
+            announceFormatChange(first, &context)
+        }
+        emit(first, size: end, &context)
+        return .continue
+    }
+
+    /// Emits the packet at the position (`size` bytes, its first frame `first`) and counts it.
+    private mutating func emit(_ first: AC3SyncFrame, size: Int, _ context: inout ParseContext) {
+        let start = context.window.position
+        let index = context.nextPacketIndex
+        context.emitPacket(size: size, variableFrames: 0, frames: Int64(first.samples))
+        guard indicesExact && index == totals.packets else { return }
+        let relative = start - dataOffset
+        _ = engine.offsets.record(
+            packet: totals.packets, start: relative, end: relative + Int64(size),
+            limit: context.limits.maxPacketTableEntries)
+        totals.packets += 1
+        totals.bytes += Int64(size)
+        totals.seconds += Double(first.samples) / Double(first.sampleRate)
+        totals.maximumPacketSize = max(totals.maximumPacketSize, size)
+        totals.end = start + Int64(size)
+    }
+
+    mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
+        try stepToEnd(&context)
+        if case .searching(var search) = state {
+            search.junk.skip(context.window.readable, &context)
+            reportSkipped(search, &context)
+            state = .searching(Search(cause: .lostSync))
+        }
+        guard format != nil else {
+            throw context.error(.invalidFile, Self.structure, "no AC-3 or E-AC-3 sync frame found in the stream")
+        }
+        guard indicesExact && context.nextPacketIndex == totals.packets else { return }
+        finalPacketCount = totals.packets
+        context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
+        context.announce(.audioDataPacketCount(UInt64(totals.packets)))
+        context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
+        if totals.packets > 0 {
+            context.announce(.averageBytesPerPacket(Double(totals.bytes) / Double(totals.packets)))
+            if totals.seconds > 0 {
+                context.announce(
+                    .bitRate(UInt32(min(Double(UInt32.max), (Double(totals.bytes) * 8 / totals.seconds).rounded()))))
+            }
+        }
+    }
+
+    mutating func discontinuity(_ context: inout ParseContext) {
+        state = .searching(Search(cause: .discontinuity))
+        if format != nil { indicesExact = false }
+    }
+
+    var packetMap: PacketMap {
+        guard let format else { return .unknown }
+        let offsets = engine.offsets.offsets
+        var map = PacketMap(
+            framesPerPacket: Int64(format.samples), packetOffsets: offsets.isEmpty ? nil : offsets,
+            packetCount: finalPacketCount)
+        if totals.packets > 0 {
+            map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
+        }
+        return map
+    }
+
+    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
+        guard format != nil else { return false }
+        let recorded = Int64(engine.offsets.packetCount)
+        if packet < recorded {
+            state = .synced
+            indicesExact = true
+        } else {
+            state = .searching(Search(cause: .seek))
+            indicesExact = packet == recorded && recorded == totals.packets
+        }
+        return true
+    }
+}

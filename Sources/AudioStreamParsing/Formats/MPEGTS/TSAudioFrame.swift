@@ -1,0 +1,104 @@
+/// One frame of an audio elementary stream, decoded by the codec's own header decoder (``MPEGFrameHeader``,
+/// ``ADTSHeader``, ``AC3SyncFrame``): what a transport stream's packets carry, and what they announce.
+enum TSAudioFrame: Hashable, Sendable {
+    case mpeg(MPEGFrameHeader)
+    case adts(ADTSHeader)
+    case ac3(AC3SyncFrame)
+
+    /// The bytes a header decoder reads.
+    static func headerByteCount(_ codec: TSAudioCodec) -> Int {
+        switch codec {
+        case .mpegAudio: MPEGFrameHeader.byteCount
+        case .adts, .latm: ADTSHeader.fixedSize
+        case .ac3, .enhancedAC3: AC3SyncFrame.headerByteCount
+        }
+    }
+
+    /// What the bytes at `i` in `es` are for `codec`: a frame, no frame (skip a byte), or too few bytes.
+    enum Decoded {
+        case frame(TSAudioFrame)
+        case noFrame
+        case needMoreData
+    }
+
+    /// Decodes the header at `i` in `es`.
+    static func decode(_ codec: TSAudioCodec, _ es: [UInt8], at i: Int) -> Decoded {
+        let n = headerByteCount(codec)
+        guard i + n <= es.count else { return .needMoreData }
+        let bits = es[i..<(i + n)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        switch codec {
+        case .mpegAudio:
+            guard let header = MPEGFrameHeader(UInt32(truncatingIfNeeded: bits)), !header.isFreeFormat else {
+                return .noFrame
+            }
+            return .frame(.mpeg(header))
+        case .adts, .latm:
+            guard case .valid(let header) = ADTSHeader.decode(bits) else { return .noFrame }
+            return .frame(.adts(header))
+        case .ac3, .enhancedAC3:
+            guard case .valid(let frame) = AC3SyncFrame.decode(bits), frame.startsPacket else { return .noFrame }
+            return .frame(.ac3(frame))
+        }
+    }
+
+    /// The frame's length in the elementary stream, header included.
+    var length: Int {
+        switch self {
+        case .mpeg(let h): h.frameLength ?? MPEGFrameHeader.byteCount
+        case .adts(let h): h.frameLength
+        case .ac3(let f): f.frameLength
+        }
+    }
+
+    /// Where the packet starts in the frame: after the ADTS header (stripped as for `.aac` files), else 0.
+    var packetStart: Int {
+        if case .adts(let h) = self { return h.headerLength }
+        return 0
+    }
+
+    /// Sample frames in the packet.
+    var frames: Int64 {
+        switch self {
+        case .mpeg(let h): Int64(h.samplesPerFrame)
+        case .adts(let h): Int64(ADTSFrameLayout.framesPerBlock * h.rawDataBlockCount)
+        case .ac3(let f): Int64(f.samples)
+        }
+    }
+
+    /// The sample rate.
+    var sampleRate: Double {
+        switch self {
+        case .mpeg(let h): Double(h.sampleRate)
+        case .adts(let h): Double(h.samplingFrequency)
+        case .ac3(let f): Double(f.sampleRate)
+        }
+    }
+
+    /// The largest packet the stream's format allows.
+    var packetSizeUpperBound: Int {
+        switch self {
+        case .mpeg(let h): h.largestFrameLength
+        case .adts: ADTSParser.packetSizeUpperBound
+        case .ac3(let f): f.syntax == .ac3 ? 3840 : AC3Parser.maxFramesPerPacket * 4096
+        }
+    }
+
+    /// The properties a stream of this frame announces (as the raw format's parser announces them):
+    /// dataFormat, formatList, magicCookie (AAC), channelLayout; `firstPacket` is the packet's bytes
+    /// (an ADTS frame's raw data block, for channel configuration 0).
+    func propertyValues(firstPacket: ArraySlice<UInt8>) -> [AudioStreamPropertyValue] {
+        var values: [AudioStreamPropertyValue]
+        switch self {
+        case .mpeg(let h):
+            values = [.dataFormat(h.streamDescription)]
+        case .adts(let h):
+            values = ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket)).propertyValues
+        case .ac3(let f):
+            values = [.dataFormat(f.streamDescription)]
+            if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
+        }
+        let bound = UInt32(packetSizeUpperBound)
+        values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)]
+        return values
+    }
+}

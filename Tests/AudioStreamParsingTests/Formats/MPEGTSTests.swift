@@ -1,0 +1,114 @@
+import AudioStreamTestSupport
+import Foundation
+import Testing
+
+@testable import AudioStreamParsing
+
+/// Transport streams and raw AC-3: what the oracle comparison cannot see (track selection, timed
+/// metadata, hints, header fields). Expected values come from the generator's input
+/// (`Fixtures/generate.sh`, `tools/ts_fixtures.py`) and from the specs, worked out in the comments.
+@Suite("MPEG-TS and AC-3")
+struct MPEGTSTests {
+    static func fixture(_ path: String) throws -> [UInt8] {
+        try Array(Data(contentsOf: URL(fileURLWithPath: FixtureCatalog.fixturesRoot + "/" + path)))
+    }
+
+    static func metadataTitles(_ log: EventLog) -> [String] {
+        log.entries.compactMap { entry -> String? in
+            if case .property(.metadata(let m)) = entry { return m.info[.title] }
+            return nil
+        }
+    }
+
+    /// `mp2-48000-2ch-two-audio.ts`: ffmpeg puts the first output stream (MP2) on PID 0x100 and the
+    /// second (AC-3) on 0x101; both are listed, the first is parsed unless `trackID` names the other.
+    @Test func twoAudioPIDs() throws {
+        let bytes = try Self.fixture("ts/mp2-48000-2ch-two-audio.ts")
+        let parser = AudioStreamParser()
+        try parser.parse(bytes)
+        try parser.finish()
+        #expect(parser.tracks.map(\.id) == [256, 257])
+        #expect(parser.tracks.map(\.isSelected) == [true, false])
+        #expect(parser.tracks.map(\.handlerType) == ["soun", "soun"])
+        let log = ParseRunner.run(bytes, chunking: .whole, options: ParserOptions(trackID: 257))
+        #expect(log.error == nil)
+        guard case .dataFormat(let format)? = log.lastValues[.dataFormat] else {
+            Issue.record("no dataFormat")
+            return
+        }
+        #expect(format.formatID == .ac3)
+        #expect(format.framesPerPacket == 1536)
+        // 128 kbit/s at 48 kHz: 256 words = 512 bytes per sync frame (Table 4.13); 0.5 s → 16 frames.
+        #expect(log.packets.allSatisfy { $0.size == 512 })
+        #expect(log.packets.count == 16)
+        let chunked = ChunkingVerifier.verify(bytes, options: ParserOptions(trackID: 257))
+        #expect(chunked.failures.isEmpty, "\(chunked.failures)")
+    }
+
+    /// `aac-48000-2ch-id3.ts`: ts_fixtures.py inserts "TS Title 1" before the first audio frame is
+    /// whole (announced with the header) and "TS Title 2" after the 20th transport packet.
+    @Test func timedID3() throws {
+        let bytes = try Self.fixture("ts/aac-48000-2ch-id3.ts")
+        let result = ChunkingVerifier.verify(bytes)
+        #expect(result.failures.isEmpty, "\(result.failures)")
+        let log = result.reference
+        #expect(log.error == nil)
+        #expect(Self.metadataTitles(log) == ["TS Title 1", "TS Title 2"])
+        // The second title falls between packets, not before the first.
+        let index = log.entries.firstIndex {
+            if case .property(.metadata(let m)) = $0 { return m.info[.title] == "TS Title 2" }
+            return false
+        }
+        let before = log.entries[..<(index ?? 0)].contains {
+            if case .packets = $0 { return true } else { return false }
+        }
+        #expect(before)
+        #expect(log.lastValues[.infoDictionary].map { "\($0)" }?.contains("TS Artist") == true)
+    }
+
+    /// The hint names the probe; content decides: M2TS (192-byte units) needs none.
+    @Test func hintAndLayouts() throws {
+        let m2ts = try Self.fixture("ts/ac3-48000-2ch.m2ts")
+        let parser = AudioStreamParser(fileTypeHint: .mpeg2TransportStream)
+        try parser.parse(m2ts)
+        try parser.finish()
+        #expect(parser.fileFormat == .mpeg2TransportStream)
+        let eac3 = try Self.fixture("ac3/eac3-48000-2ch.eac3")
+        let raw = AudioStreamParser(fileTypeHint: .enhancedAC3)
+        try raw.parse(eac3)
+        try raw.finish()
+        #expect(raw.fileFormat == .enhancedAC3)
+    }
+
+    /// Sync frame headers by hand (A/52 §5.3.1–§5.3.2, TS 102 366 §E.1.2): the first bytes of ffmpeg's
+    /// frames.
+    @Test func syncFrameHeaders() {
+        // 0B77 3E71 10 40 43 …: fscod 0 (48 kHz), frmsizecod 16 → 128 kbit/s → 256 words; bsid 8,
+        // bsmod 0; acmod 2 (L R): dsurmod follows (2 bits), then lfeon 0.
+        guard case .valid(let ac3) = AC3SyncFrame.decode(0x0B77_3E71_1040_43E1) else {
+            Issue.record("AC-3 header not decoded")
+            return
+        }
+        #expect(ac3.syntax == .ac3 && ac3.sampleRate == 48000 && ac3.frameLength == 512)
+        #expect(ac3.bsid == 8 && ac3.acmod == 2 && !ac3.lfeon && ac3.channelCount == 2)
+        // 0B77 00BF 34 87: strmtyp 0, substreamid 0, frmsiz 191 → 384 bytes; fscod 0, numblkscod 3
+        // (6 blocks), acmod 2, lfeon 0; bsid 16.
+        guard case .valid(let eac3) = AC3SyncFrame.decode(0x0B77_00BF_3487_C000) else {
+            Issue.record("E-AC-3 header not decoded")
+            return
+        }
+        #expect(eac3.syntax == .enhanced && eac3.frameLength == 384 && eac3.blocks == 6 && eac3.bsid == 16)
+        #expect(eac3.startsPacket && eac3.channelCount == 2)
+        // A dependent substream (strmtyp 1) does not start a packet.
+        guard case .valid(let dependent) = AC3SyncFrame.decode(0x0B77_40BF_3487_C000) else {
+            Issue.record("dependent header not decoded")
+            return
+        }
+        #expect(!dependent.startsPacket)
+        // 44.1 kHz, frmsizecod 8/9 (64 kbit/s): 139 and 140 words (Table 4.13).
+        #expect(AC3.wordsPerSyncFrame(fscod: 1, frmsizecod: 8) == 139)
+        #expect(AC3.wordsPerSyncFrame(fscod: 1, frmsizecod: 9) == 140)
+        #expect(AC3.wordsPerSyncFrame(fscod: 2, frmsizecod: 37) == 1920)
+        #expect(AC3.channelLayoutTag(acmod: 7, lfeon: true) == .mpeg_5_1_C)
+    }
+}
