@@ -48,6 +48,8 @@ enum FuzzHarness {
         ("FuzzICY", { try FuzzTags.icy($0) }),
         ("FuzzCodecHeaders", { try FuzzCodecHeaders.run($0) }),
         ("FuzzMatroska", { try FuzzFormat.run($0, only: [.matroska, .webM]) }),
+        ("FuzzEBML", { try FuzzEBML.run($0) }),
+        ("FuzzChunkingMatroska", { try FuzzChunking.run($0, only: [.matroska, .webM]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }
