@@ -9,7 +9,7 @@ import Testing
 /// (`EBMLSyntax` on the element-tree engine's `ElementWalker`, unknown sizes resolved as the parser resolves
 /// them) finds the same top-level elements, Segment children, Cluster children and BlockGroup children, at
 /// the same positions with the same sizes; each block has the frame count mkvinfo gives (lacing); the
-/// parser lists the same tracks.
+/// parser lists the same tracks. CRC-32 elements are left out of ours: mkvinfo does not list them.
 @Suite("Matroska structure (mkvinfo)")
 struct MatroskaStructureTests {
     /// One element: its depth (0 top level), name as mkvinfo prints it (or the schema name for ours),
@@ -73,6 +73,9 @@ struct MatroskaStructureTests {
         func visit(_ range: Range<Int>, depth: Int) {
             var walker = ElementWalker(all, in: range)
             while case .element(let e) = walker.next(EBMLSyntax.self) {
+                // mkvinfo checks CRC-32 elements (ffmpeg's Matroska muxer writes one first in each level-1
+                // element) without listing them.
+                if e.id == MatroskaElementID.crc32 { continue }
                 var frames: Int?
                 if e.id == MatroskaElementID.simpleBlock || e.id == MatroskaElementID.block,
                     case .block(let b) = MatroskaBlock.decode(
@@ -115,9 +118,8 @@ struct MatroskaStructureTests {
         // Compare IDs only where mkvinfo's name is one we map.
         for i in ours.indices where i < expected.count && expected[i].id == nil { ours[i].id = nil }
         #expect(expected.count > 10, "\(path): mkvinfo elements")
-        #expect(
-            ours == expected,
-            "\(path): \(describeFirstDifference(got: ours, expected: expected) ?? "")")
+        let difference = describeFirstDifference(got: ours, expected: expected)
+        #expect(difference == nil, "\(path): \(difference ?? "")")
     }
 
     @Test(arguments: fixtures)
