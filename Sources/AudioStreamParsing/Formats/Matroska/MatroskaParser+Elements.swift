@@ -53,9 +53,13 @@ extension MatroskaParser {
         }
         if let size = header.size, let end = open.last?.end, position + size > end {
             if inCluster { return damaged(&context, "\(header.name) of \(size) bytes runs past its parent") }
-            context.diagnose(
-                .sizeCorrected, .mkv(header.name),
-                "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
+            // Once per element: an element buffered whole is looked at again for each chunk until it is readable.
+            if pastParentDiagnosedAt != position {
+                pastParentDiagnosedAt = position
+                context.diagnose(
+                    .sizeCorrected, .mkv(header.name),
+                    "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
+            }
         }
         guard ElementStream.endFits(header, at: position) else {
             throw context.error(

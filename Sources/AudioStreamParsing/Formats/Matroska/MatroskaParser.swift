@@ -78,6 +78,9 @@ struct MatroskaParser: FormatParser {
     var framesToDrop = 0
     /// Where the element being waited for ends (a discontinuity resumes there).
     var waitingEnd: Int64?
+    /// Where the last "runs past its parent" diagnostic was given (not repeated while its element is
+    /// waited for).
+    var pastParentDiagnosedAt: Int64?
     /// Set by a discontinuity: the next element starts here.
     var resumeAt: Int64?
     /// The stream had a seek or a discontinuity.

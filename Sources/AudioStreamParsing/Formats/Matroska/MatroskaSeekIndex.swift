@@ -56,7 +56,7 @@ struct MatroskaSeekIndex: Sendable {
                 f = label * fpp
             } else {
                 let n = (Double(f - tableEndFrame) / averageFrames).rounded()
-                guard n < 9e18 else { continue }
+                guard n < 4e18 else { continue }
                 label = tableCount + Int64(n)
             }
             guard label >= tableCount else { continue }
@@ -104,7 +104,7 @@ struct MatroskaSeekIndex: Sendable {
         }
         guard cues.isEmpty, bytesPerFrame != nil else { return nil }
         let n = (Double(frame - tableEndFrame) / perPacket).rounded(.down)
-        guard n < 9e18 else { return nil }
+        guard n < 4e18 else { return nil }
         let start = tableEndFrame + Int64(n * perPacket)
         return Translation(
             value: PacketPosition(packet: tableCount + Int64(n), offsetInPacket: max(0, frame - start)),
