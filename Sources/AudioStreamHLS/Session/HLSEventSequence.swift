@@ -84,7 +84,7 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
                 if let event = driver.dequeue() { return event }
                 if done { return nil }
                 do {
-                    try await advance()
+                    try await advance(isolation: actor)
                 } catch {
                     done = true
                     throw error
@@ -106,7 +106,7 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
             return landing
         }
 
-        private mutating func advance() async throws {
+        private mutating func advance(isolation actor: isolated (any Actor)?) async throws {
             try Task.checkCancellation()
             switch try session.next(now: now) {
             case .fetch(let request):
