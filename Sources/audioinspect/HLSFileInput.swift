@@ -66,9 +66,9 @@ struct HLSFileInput: ByteSource {
         while bytes.count < limit {
             let n: Int
             do {
-                n = try chunk.withUnsafeMutableBytes { buffer throws(InputError) in try input.read(into: buffer) }
+                n = try chunk.withUnsafeMutableBytes { buffer in try input.read(into: buffer) }
             } catch {
-                return .failure(HLSFetchFailure(error.message))
+                return .failure(HLSFetchFailure((error as? InputError)?.message ?? "\(error)"))
             }
             if n == 0 { break }
             bytes += chunk[..<n]

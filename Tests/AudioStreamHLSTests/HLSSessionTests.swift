@@ -214,7 +214,7 @@ import Testing
         let whole = play(path("fmp4/index.m3u8"), fetcher: f)
         var landing: HLSSeekLanding?
         let run = play(path("fmp4/index.m3u8"), fetcher: f, seek: { session, driver, step throws(HLSError) in
-            if step == 3, landing == nil {
+            if step == 6, landing == nil {
                 landing = try session.seek(toTime: 1.5)
                 driver.skip(seconds: landing!.offsetInSegment)
             }

@@ -49,9 +49,9 @@ public struct HLSVariant: Sendable, Equatable {
         self.resolution = resolution
     }
 
-    /// True when the variant carries no video: no `RESOLUTION` and every listed codec is an audio codec
-    /// (``HLSCodecs/isAudio(_:)``); a variant without `CODECS` counts as audio-only only without `RESOLUTION`.
-    public var isAudioOnly: Bool { resolution == nil && codecs.allSatisfy(HLSCodecs.isAudio) }
+    /// True when the variant says it carries no video: no `RESOLUTION`, and `CODECS` lists only audio codecs
+    /// (``HLSCodecs/isAudio(_:)``). A variant without `CODECS` is not known to be audio-only.
+    public var isAudioOnly: Bool { resolution == nil && !codecs.isEmpty && codecs.allSatisfy(HLSCodecs.isAudio) }
 }
 
 /// One `EXT-X-MEDIA` rendition (RFC 8216 section 4.3.4.1).
