@@ -31,6 +31,8 @@
 #      parse's from the landed index, which must be the requested one for formats with tables and
 #      within the bound measured and documented in docs/streaming.md for estimated ones; moov-at-end
 #      and pakt-after-data files fetch fewer bytes than the file before their first packet.
+#   5. HLS: scripts/test-streaming-hls.sh (nginx serving the ffmpeg-made HLS fixtures, checked against
+#      ffprobe on the same URLs and the local parse; a live playlist written by ffmpeg while it runs).
 #
 # Tools: icecast2, nginx, ffmpeg, curl, python3, flac, openssl (scripts/install-streaming-tools.sh installs
 # them with apt). Takes 1-1.5 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
@@ -661,5 +663,8 @@ if failures:
     sys.exit(1)
 PY
 echo "range-player: OK"
+
+# 5. HLS (docs/hls.md): nginx serving the HLS fixtures and a live playlist ffmpeg writes while it runs.
+scripts/test-streaming-hls.sh "$inspect" || fail "HLS (scripts/test-streaming-hls.sh)"
 
 echo "test-streaming.sh: all passed"

@@ -1,3 +1,8 @@
+import AudioInspectCommon
+import AudioStreamHLS
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,10 +10,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AudioInspectCommon
-import AudioStreamHLS
-import Dispatch
-import Synchronization
 
 /// `audioinspect-http --hls URL`: plays an HLS playlist (AudioStreamHLS's session: master → media playlist,
 /// keys, init sections, live reloads, retries) with this process's HTTP stack and writes the head, then
@@ -26,10 +27,14 @@ enum HLSRelay {
         let session = HLSSession(url: url.absoluteString)
         let reader = HLSBlockingReader(
             session: session,
-            fetch: { request in prefetch.take(request) ?? fetch(request, headers: headers, deadline: deadline, timeouts: timeouts) },
+            fetch: { request in
+                prefetch.take(request) ?? fetch(request, headers: headers, deadline: deadline, timeouts: timeouts)
+            },
             sleep: { seconds in
                 let until = min(MonotonicClock.now() + seconds, deadline ?? .infinity)
-                while MonotonicClock.now() < until { usleep(UInt32(min(100_000, max(1, (until - MonotonicClock.now()) * 1e6)))) }
+                while MonotonicClock.now() < until {
+                    usleep(UInt32(min(100_000, max(1, (until - MonotonicClock.now()) * 1e6))))
+                }
             },
             now: { MonotonicClock.now() })
         var wroteHead = false
@@ -52,7 +57,8 @@ enum HLSRelay {
                 if let variant = session.selection?.variant {
                     fields.append(
                         HelperProtocol.Header(
-                            "X-HLS-Variant", "BANDWIDTH=\(variant.bandwidth) CODECS=\(variant.codecs.joined(separator: ","))"))
+                            "X-HLS-Variant",
+                            "BANDWIDTH=\(variant.bandwidth) CODECS=\(variant.codecs.joined(separator: ","))"))
                 }
                 let head = HelperProtocol.Head(status: 200, url: playlist, headers: fields)
                 guard HelperIO.writeOutput(HelperProtocol.encode(head)) else { HelperIO.exit(0) }
@@ -90,12 +96,14 @@ enum HLSRelay {
                     return .failure(HLSFetchFailure("more than \(request.maxBytes) bytes"))
                 }
             case .end:
-                if let range = request.byteRange, opened.head.status == 200, range.offset + range.length <= bytes.count {
+                if let range = request.byteRange, opened.head.status == 200, range.offset + range.length <= bytes.count
+                {
                     // A server that ignored the Range header: the sub-range of the whole resource.
                     return .success(Array(bytes[Int(range.offset)..<Int(range.offset + range.length)]))
                 }
                 return .success(bytes)
-            case .failed(let error): return .failure(HLSFetchFailure(HTTPFetch.describe(error, url: url, deadline: nil)))
+            case .failed(let error):
+                return .failure(HLSFetchFailure(HTTPFetch.describe(error, url: url, deadline: nil)))
             case .idle: return .failure(HLSFetchFailure("no data for \(HTTPTimeouts.text(timeouts.idle)) s"))
             case .deadline, .stopped: return .failure(HLSFetchFailure("the --max-seconds deadline passed"))
             }

@@ -1,3 +1,6 @@
+import AudioInspectCommon
+import AudioStreamHLS
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import AudioInspectCommon
-import AudioStreamHLS
 
 /// `audioinspect playlist.m3u8` (a local file): the HLS presentation as one stream, the segments' bytes
 /// (decrypted, each fMP4 initialization section once) one after the other, read from the files the playlist
@@ -53,7 +54,9 @@ struct HLSFileInput: ByteSource {
 
     /// Reads a playlist, key or segment file (the byte range of it, when given), at most `maxBytes`.
     static func readFile(_ request: HLSResourceRequest) -> Result<[UInt8], HLSFetchFailure> {
-        if request.url.contains("://") { return .failure(HLSFetchFailure("a URL in a local playlist (use an http:// playlist)")) }
+        if request.url.contains("://") {
+            return .failure(HLSFetchFailure("a URL in a local playlist (use an http:// playlist)"))
+        }
         var input: FileInput
         do {
             input = try FileInput(path: request.url)
@@ -75,7 +78,8 @@ struct HLSFileInput: ByteSource {
         }
         guard let range = request.byteRange else { return .success(bytes) }
         guard Int(range.offset + range.length) <= bytes.count else {
-            return .failure(HLSFetchFailure("the byte range \(range.length)@\(range.offset) is past the end of the file"))
+            return .failure(
+                HLSFetchFailure("the byte range \(range.length)@\(range.offset) is past the end of the file"))
         }
         return .success(Array(bytes[Int(range.offset)..<Int(range.offset + range.length)]))
     }

@@ -213,17 +213,21 @@ import Testing
         let f = try fetcher("fmp4")
         let whole = play(path("fmp4/index.m3u8"), fetcher: f)
         var landing: HLSSeekLanding?
-        let run = play(path("fmp4/index.m3u8"), fetcher: f, seek: { session, driver, step throws(HLSError) in
-            if step == 6, landing == nil {
-                landing = try session.seek(toTime: 1.5)
-                driver.skip(seconds: landing!.offsetInSegment)
-            }
-        })
+        let run = play(
+            path("fmp4/index.m3u8"), fetcher: f,
+            seek: { session, driver, step throws(HLSError) in
+                if step == 6, landing == nil {
+                    landing = try session.seek(toTime: 1.5)
+                    driver.skip(seconds: landing!.offsetInSegment)
+                }
+            })
         #expect(run.error == nil)
         #expect(landing?.sequenceNumber == 1)
         let afterSeek = run.events.drop { if case .discontinuity = $0 { false } else { true } }
         var packets: [[UInt8]] = []
-        for case .stream(.packets(let b)) in afterSeek { for i in 0..<b.packetCount { packets.append(Array(b.packetBytes(at: i))) } }
+        for case .stream(.packets(let b)) in afterSeek {
+            for i in 0..<b.packetCount { packets.append(Array(b.packetBytes(at: i))) }
+        }
         #expect(packets == Array(whole.packets[70...]))
         let session = HLSSession(url: "x")
         #expect(throws: HLSError.self) { try session.seek(toTime: 1) }
@@ -236,7 +240,8 @@ import Testing
         var packets: [[UInt8]] = []
         var discontinuities = 0
         var ended = false
-        for try await event in HLSEventSequence(url: MemoryFetcher.fixturePath("mixed/discontinuity.m3u8"), fetcher: f) {
+        for try await event in HLSEventSequence(url: MemoryFetcher.fixturePath("mixed/discontinuity.m3u8"), fetcher: f)
+        {
             switch event {
             case .stream(.packets(let b)): for i in 0..<b.packetCount { packets.append(Array(b.packetBytes(at: i))) }
             case .discontinuity: discontinuities += 1

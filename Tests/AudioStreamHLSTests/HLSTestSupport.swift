@@ -59,7 +59,8 @@ struct HLSRun {
 /// Plays `url` with the session and the driver on the fetcher's virtual clock (waits advance it).
 func play(
     _ url: String, fetcher: MemoryFetcher, options: HLSSessionOptions = HLSSessionOptions(),
-    onWait: (MemoryFetcher) -> Void = { _ in }, seek: (HLSSession, HLSParserDriver, Int) throws(HLSError) -> Void = { _, _, _ in }
+    onWait: (MemoryFetcher) -> Void = { _ in },
+    seek: (HLSSession, HLSParserDriver, Int) throws(HLSError) -> Void = { _, _, _ in }
 ) -> HLSRun {
     let session = HLSSession(url: url, options: options)
     let driver = HLSParserDriver()
@@ -108,6 +109,7 @@ func hlsOracle(_ path: String) throws -> (packets: Int, rate: Double, channels: 
     let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
     let stream = (json["streams"] as! [[String: Any]])[0]
     return (
-        Int(stream["nb_read_packets"] as! String)!, Double(stream["sample_rate"] as! String)!, stream["channels"] as! Int
+        Int(stream["nb_read_packets"] as! String)!, Double(stream["sample_rate"] as! String)!,
+        stream["channels"] as! Int
     )
 }

@@ -137,7 +137,8 @@ import Testing
         #expect(german.uri == "main/german-audio.m3u8" && german.rendition?.language == "de")
         // Without the audio-only variant: the video variants' default AUDIO rendition.
         let videoOnly = text.replacingOccurrences(
-            of: "#EXT-X-STREAM-INF:BANDWIDTH=65000,CODECS=\"mp4a.40.5\",AUDIO=\"aac\"\nmain/english-audio.m3u8", with: "")
+            of: "#EXT-X-STREAM-INF:BANDWIDTH=65000,CODECS=\"mp4a.40.5\",AUDIO=\"aac\"\nmain/english-audio.m3u8",
+            with: "")
         let chosen = try master(videoOnly).select(.automatic(maxBandwidth: 3_000_000), url: "m")
         #expect(chosen.rendition?.name == "English" && chosen.variant?.bandwidth == 2_560_000)
     }

@@ -25,7 +25,11 @@ struct AttributeList {
                 if let close = body.firstIndex(of: "\"") {
                     value = body[..<close]
                     rest = body[body.index(after: close)...]
-                    if let comma = rest.firstIndex(of: ",") { rest = rest[rest.index(after: comma)...] } else { rest = "" }
+                    if let comma = rest.firstIndex(of: ",") {
+                        rest = rest[rest.index(after: comma)...]
+                    } else {
+                        rest = ""
+                    }
                 } else {
                     value = body
                     rest = ""
@@ -58,7 +62,9 @@ struct AttributeList {
         bytes.reserveCapacity(digits.count / 2)
         var index = 0
         while index < digits.count {
-            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else { return nil }
+            guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
+                return nil
+            }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -81,7 +87,9 @@ extension StringProtocol {
         var start = startIndex
         var end = endIndex
         while start < end, self[start] == " " || self[start] == "\t" { start = index(after: start) }
-        while end > start, self[index(before: end)] == " " || self[index(before: end)] == "\t" { end = index(before: end) }
+        while end > start, self[index(before: end)] == " " || self[index(before: end)] == "\t" {
+            end = index(before: end)
+        }
         return String(self[start..<end])
     }
 }

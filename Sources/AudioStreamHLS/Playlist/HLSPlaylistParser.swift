@@ -17,10 +17,13 @@ public enum HLSPlaylistParser {
         -> HLSPlaylist
     {
         guard bytes.count <= limits.maxPlaylistBytes else {
-            throw .playlistTooLarge(url: url, reason: "playlist of \(bytes.count) bytes (limit \(limits.maxPlaylistBytes))")
+            throw .playlistTooLarge(
+                url: url, reason: "playlist of \(bytes.count) bytes (limit \(limits.maxPlaylistBytes))")
         }
         var reader = LineReader(bytes: bytes)
-        guard let first = reader.next(), first.text.trimmedOfBlanks() == "#EXTM3U" else { throw .notAPlaylist(url: url) }
+        guard let first = reader.next(), first.text.trimmedOfBlanks() == "#EXTM3U" else {
+            throw .notAPlaylist(url: url)
+        }
         var state = ParseState(url: url, limits: limits)
         while let line = reader.next() {
             guard line.byteCount <= limits.maxLineBytes else {
@@ -167,7 +170,8 @@ private struct ParseState {
         case "#EXT-X-MEDIA":
             sawMasterTag = true
             let attributes = AttributeList(value)
-            guard let type = attributes["TYPE"], let group = attributes["GROUP-ID"], let name = attributes["NAME"] else {
+            guard let type = attributes["TYPE"], let group = attributes["GROUP-ID"], let name = attributes["NAME"]
+            else {
                 throw invalid(line, "EXT-X-MEDIA without TYPE, GROUP-ID or NAME")
             }
             try count(line)

@@ -41,7 +41,9 @@ extension HLSMasterPlaylist {
             return HLSSelection(uri: variants[index].uri, variant: variants[index], rendition: nil)
         case .rendition(let name, let group):
             guard
-                let rendition = audioRenditions.first(where: { $0.name == name && (group == nil || $0.groupID == group) })
+                let rendition = audioRenditions.first(where: {
+                    $0.name == name && (group == nil || $0.groupID == group)
+                })
             else { throw .noAudioVariant(url: url, reason: "no AUDIO rendition named '\(name)'") }
             let variant = variants.first { $0.audioGroup == rendition.groupID }
             return HLSSelection(uri: rendition.uri ?? "", variant: variant, rendition: rendition)

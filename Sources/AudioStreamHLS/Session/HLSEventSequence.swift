@@ -48,7 +48,9 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
 
     /// A new iterator: its own session and parsers.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: HLSSession(url: url, options: options), driver: HLSParserDriver(options: parserOptions), fetcher: fetcher)
+        Iterator(
+            session: HLSSession(url: url, options: options), driver: HLSParserDriver(options: parserOptions),
+            fetcher: fetcher)
     }
 
     /// Plays the presentation; not `Sendable` (the parsers live in the consuming task).

@@ -218,7 +218,8 @@ public final class HLSSession {
         switch try HLSPlaylistParser.parse(bytes, url: request.url, limits: options.limits) {
         case .master(let master):
             guard request.kind == .playlist else {
-                throw .invalidPlaylist(url: request.url, line: 1, reason: "a master playlist where a media one was expected")
+                throw .invalidPlaylist(
+                    url: request.url, line: 1, reason: "a master playlist where a media one was expected")
             }
             let chosen = try master.select(options.variantChoice, url: request.url)
             selection = chosen
