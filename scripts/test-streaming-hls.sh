@@ -22,28 +22,9 @@ done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 inspect=$(scripts/debug-audioinspect.sh "${1:-}")
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    [ -n "${KEEP_WORK:-}" ] && { echo "kept $work"; return; }
-    rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-    echo "test-streaming-hls.sh: FAIL: $*" >&2
-    for log in "$work"/*.log; do [ -s "$log" ] && { echo "--- $log" >&2; tail -20 "$log" >&2; }; done
-    exit 1
-}
-free_port() {
-    local port
-    for _ in $(seq 1 50); do
-        port=$((20000 + RANDOM % 20000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
-    done
-    return 1
-}
+script_name=test-streaming-hls.sh
+# shellcheck source=scripts/loopback-lib.sh
+source scripts/loopback-lib.sh
 
 port=$(free_port) || fail "no free port"
 mkdir -p "$work/nginx" "$work/gen/live"
@@ -72,7 +53,7 @@ http {
 CONF
 "$NGINX" -c "$work/nginx.conf" -e "$work/nginx.log" >>"$work/nginx.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 1 50); do curl -sf -o /dev/null "http://127.0.0.1:$port/hls/fmp4/index.m3u8" && break; sleep 0.2; done
+wait_http "http://127.0.0.1:$port/hls/fmp4/index.m3u8" 10 || fail "nginx did not start"
 base="http://127.0.0.1:$port"
 
 # The live stream starts now (ffmpeg in real time, 14 s, 1 s segments, a window of 4), so that it runs
@@ -159,8 +140,11 @@ PY
 echo "hls vod: OK"
 
 # MPEG-TS segments: only once the library detects MPEG-TS.
-ts_doc=$("$inspect" --json "$root/Fixtures/hls/ts/seg0.ts" 2>/dev/null || true)
-if echo "$ts_doc" | grep -q '"packets"'; then
+# (ADTS resynchronisation finds frames inside TS packets, so "some packets" is not enough: the file type
+# must be the transport stream's.)
+ts_type=$("$inspect" --json "$root/Fixtures/hls/ts/seg0.ts" 2>/dev/null \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin).get("fileType") or "")' || true)
+if [ -n "$ts_type" ] && [ "$ts_type" != adts ]; then
     echo "== HLS MPEG-TS segments"
     n=$("$inspect" --json "$base/hls/ts/index.m3u8" | python3 -c 'import json,sys; print(json.load(sys.stdin)["parsed"]["packets"])')
     want=$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$base/hls/ts/index.m3u8")

@@ -66,7 +66,7 @@ func play(
     let driver = HLSParserDriver()
     var run = HLSRun()
     func drain() {
-        while let event = driver.dequeue() {
+        for event in driver.takeEvents() {
             run.events.append(event)
             switch event {
             case .stream(.packets(let batch)):

@@ -66,6 +66,8 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
         private let clock = ContinuousClock()
         private let origin: ContinuousClock.Instant
         private var done = false
+        /// The driver's events not yet returned, last first.
+        private var pending: [HLSEvent] = []
         private var announcedSelection = false
 
         init(session: HLSSession, driver: HLSParserDriver, fetcher: Fetcher) {
@@ -83,7 +85,9 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
         /// The next event.
         public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> HLSEvent? {
             while true {
-                if let event = driver.dequeue() { return event }
+                if let event = pending.popLast() { return event }
+                pending = driver.takeEvents().reversed()
+                if let event = pending.popLast() { return event }
                 if done { return nil }
                 do {
                     try await advance(isolation: actor)
@@ -102,7 +106,8 @@ public struct HLSEventSequence<Fetcher: HLSFetcher>: AsyncSequence, Sendable {
         @discardableResult
         public mutating func seek(toTime seconds: Double) throws(HLSError) -> HLSSeekLanding {
             let landing = try session.seek(toTime: seconds)
-            while driver.dequeue() != nil {}
+            pending = []
+            _ = driver.takeEvents()
             driver.skip(seconds: landing.offsetInSegment)
             done = false
             return landing

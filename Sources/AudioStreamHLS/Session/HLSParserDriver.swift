@@ -15,7 +15,6 @@ public final class HLSParserDriver {
     private let options: ParserOptions
     private var parser: AudioStreamParser?
     private var queue: [HLSEvent] = []
-    private var head = 0
     private var lastFormat: StreamDescription?
     private var formatBeforeDiscontinuity: StreamDescription?
     private var framesToSkip: Double = 0
@@ -30,16 +29,10 @@ public final class HLSParserDriver {
     /// The current parser (cached properties, translations).
     public var currentParser: AudioStreamParser? { parser }
 
-    /// The next event, if any is queued.
-    public func dequeue() -> HLSEvent? {
-        guard head < queue.count else { return nil }
-        let event = queue[head]
-        head += 1
-        if head == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return event
+    /// The events queued since the last call, in order (the queue is emptied).
+    public func takeEvents() -> [HLSEvent] {
+        defer { queue = [] }
+        return queue
     }
 
     /// Queues an event that does not come from the parser.
