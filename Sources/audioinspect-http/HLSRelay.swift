@@ -139,10 +139,11 @@ enum HLSRelay {
             }
         }
 
-        /// The prefetched result when it is for `request` (waiting for it); `nil` otherwise (a prefetch of
-        /// another resource is waited for and dropped).
+        /// The prefetched result when it is for `request` (waiting for it); `nil` otherwise: a key, playlist
+        /// or init section is fetched normally and the prefetch kept; a prefetch of another segment (the
+        /// playlist changed) is waited for and dropped.
         func take(_ request: HLSResourceRequest) -> Result<[UInt8], HLSFetchFailure>? {
-            guard let pending = state.withLock({ $0 }) else { return nil }
+            guard request.kind == .segment, let pending = state.withLock({ $0 }) else { return nil }
             pending.done.wait()
             let fetched = result.withLock { value in
                 defer { value = nil }

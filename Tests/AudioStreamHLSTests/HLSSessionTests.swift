@@ -233,6 +233,31 @@ import Testing
         #expect(throws: HLSError.self) { try session.seek(toTime: 1) }
     }
 
+    /// What `upcomingSegmentRequest` offers for prefetching after each segment is the very next segment
+    /// request the session makes (so a prefetch is used, not fetched twice).
+    @Test func upcomingSegmentIsTheNextRequest() throws {
+        let f = try fetcher("fmp4")
+        let session = HLSSession(url: path("fmp4/index.m3u8"))
+        var offered: HLSResourceRequest?
+        var hits = 0
+        loop: while true {
+            switch try session.next(now: 0) {
+            case .fetch(let request):
+                if request.kind == .segment, let offered {
+                    #expect(request == offered)
+                    hits += 1
+                }
+                try session.deliver(f.fetch(request), now: 0)
+            case .data(let data):
+                if !data.isInitialization { offered = session.upcomingSegmentRequest }
+            case .wait: Issue.record("no wait in a VOD")
+            case .end: break loop
+            }
+        }
+        #expect(hits == 3)
+        #expect(offered == nil)
+    }
+
     /// The async sequence gives the same packets as the synchronous driver.
     @Test func asyncSequence() async throws {
         let f = try fetcher("packed", "fmp4", "mixed")

@@ -103,13 +103,14 @@ public final class HLSSession {
                 maxBytes: options.limits.maxSegmentBytes))
     }
 
-    /// The request for the segment after the one being fetched, when the playlist already lists it (for a
-    /// caller that prefetches; the session asks for it normally later).
+    /// The next segment the session will ask for, when the playlist already lists it and no fetch is
+    /// pending (for a caller that prefetches while it parses the segment just handed out; the session asks
+    /// for it with an equal request later, after any key or initialization section it needs first).
     public var upcomingSegmentRequest: HLSResourceRequest? {
-        guard let playlist = mediaPlaylist, let playlistURL = mediaPlaylistURL, let first = playlist.segments.first,
-            let sequence = nextSequence
+        guard pending == nil, let playlist = mediaPlaylist, let playlistURL = mediaPlaylistURL,
+            let first = playlist.segments.first, let sequence = nextSequence
         else { return nil }
-        let index = Int(clamping: sequence + 1 - first.sequenceNumber)
+        let index = Int(clamping: sequence - first.sequenceNumber)
         guard playlist.segments.indices.contains(index) else { return nil }
         let segment = playlist.segments[index]
         return HLSResourceRequest(
