@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "AudioStreamParsing", targets: ["AudioStreamParsing"]),
+        // Audio-only HLS (RFC 8216) on top of the library: playlists, segments, AES-128 (docs/hls.md).
+        .library(name: "AudioStreamHLS", targets: ["AudioStreamHLS"]),
         .executable(name: "audioinspect", targets: ["audioinspect"]),
         .executable(name: "audioinspect-http", targets: ["audioinspect-http"]),
     ],
@@ -17,16 +19,25 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // AES-128-CBC for HLS segments (AudioStreamHLS only; already in the graph through AsyncHTTPClient's
+        // swift-certificates, so it adds no build for the CLI: docs/hls.md, "AES-128").
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The library: pure Swift, no Foundation, no dependencies.
         .target(name: "AudioStreamParsing", swiftSettings: [.strictMemorySafety()]),
+        // Audio-only HLS: playlist parser and a transport-agnostic session (the caller fetches), AES-128 through
+        // swift-crypto. The core library does not depend on it.
+        .target(
+            name: "AudioStreamHLS",
+            dependencies: ["AudioStreamParsing", .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         // Helpers shared by the tests (chunking verifier, event logs, oracle loading).
         .target(name: "AudioStreamTestSupport", dependencies: ["AudioStreamParsing"]),
         // The CLI: no dependency but the library and the code it shares with its HTTP helper.
         .executableTarget(
             name: "audioinspect",
-            dependencies: ["AudioStreamParsing", "AudioInspectCommon"],
+            dependencies: ["AudioStreamParsing", "AudioStreamHLS", "AudioInspectCommon"],
             // The environment hooks the test scripts use exist only in debug builds (what `swift build` and
             // `swift test` make); a release build has none (TestHooks.swift, docs/cli.md).
             swiftSettings: [.define("AUDIOINSPECT_TEST_HOOKS", .when(configuration: .debug))]
@@ -36,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "audioinspect-http",
             dependencies: [
-                "AudioInspectCommon",
+                "AudioInspectCommon", "AudioStreamHLS",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -51,6 +62,10 @@ let package = Package(
         .testTarget(
             name: "AudioStreamParsingTests",
             dependencies: ["AudioStreamParsing", "AudioStreamTestSupport"]
+        ),
+        .testTarget(
+            name: "AudioStreamHLSTests",
+            dependencies: ["AudioStreamHLS", "AudioStreamParsing", "AudioStreamTestSupport"]
         ),
         // libogg, the reference Ogg framing implementation, as the oracle of OggReferenceTests only.
         .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),

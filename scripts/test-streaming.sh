@@ -35,6 +35,8 @@
 #      parse's from the landed index, which must be the requested one for formats with tables and
 #      within the bound measured and documented in docs/streaming.md for estimated ones; moov-at-end
 #      and pakt-after-data files fetch fewer bytes than the file before their first packet.
+#   5. HLS: scripts/test-streaming-hls.sh (nginx serving the ffmpeg-made HLS fixtures, checked against
+#      ffprobe on the same URLs and the local parse; a live playlist written by ffmpeg while it runs).
 #
 # Tools: icecast2, nginx, ffmpeg, curl, python3, flac, openssl (scripts/install-streaming-tools.sh installs
 # them with apt). Takes 1-1.5 min once built (8 s MP3 + 7 s Ogg of live streaming, ~210 fixtures over HTTP, the
@@ -60,44 +62,9 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # audioinspect-http (AUDIOINSPECT_TEST_CA_FILE), which only debug builds have.
 inspect=$(scripts/debug-audioinspect.sh "${1:-}")
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    [ -n "${KEEP_WORK:-}" ] && { echo "kept $work"; return; }
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-fail() {
-    echo "test-streaming.sh: FAIL: $*" >&2
-    for log in "$work"/*.log; do [ -s "$log" ] && { echo "--- $log" >&2; tail -20 "$log" >&2; }; done
-    exit 1
-}
-
-# A free TCP port on 127.0.0.1 (bounded tries).
-free_port() {
-    local port
-    for _ in $(seq 1 50); do
-        port=$((20000 + RANDOM % 20000))
-        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-            echo "$port"
-            return 0
-        fi
-    done
-    return 1
-}
-
-# Waits (at most $2 seconds) until URL $1 answers 200.
-wait_http() {
-    local deadline=$((SECONDS + $2))
-    while [ $SECONDS -lt "$deadline" ]; do
-        if curl -s -o /dev/null -f --max-time 2 "$1"; then return 0; fi
-        sleep 0.2
-    done
-    return 1
-}
+script_name=test-streaming.sh
+# shellcheck source=scripts/loopback-lib.sh
+source scripts/loopback-lib.sh
 
 # ---------------------------------------------------------------------------------------------------
 echo "== Icecast: live MP3 with title changes"
@@ -714,5 +681,8 @@ if failures:
     sys.exit(1)
 PY
 echo "range-player: OK"
+
+# 5. HLS (docs/hls.md): nginx serving the HLS fixtures and a live playlist ffmpeg writes while it runs.
+scripts/test-streaming-hls.sh "$inspect" || fail "HLS (scripts/test-streaming-hls.sh)"
 
 echo "test-streaming.sh: all passed"

@@ -5,6 +5,7 @@
 // body). It can be used alone:
 //
 //     audioinspect-http URL [--max-seconds S] [--header 'Name: value']...
+//     audioinspect-http --hls URL [--max-seconds S]        an HLS playlist: its segments as one body (HLSRelay)
 //
 // Exit status 0 at the end of the body, 1 with a one-line reason on standard error when the request
 // or the transfer fails, 2 on a usage error.
@@ -12,7 +13,7 @@ import AudioInspectCommon
 import NIOCore
 import NIOHTTP1
 
-let usage = "usage: audioinspect-http URL [--max-seconds S] [--header 'Name: value']..."
+let usage = "usage: audioinspect-http [--hls] URL [--max-seconds S] [--header 'Name: value']..."
 
 func fail(_ reason: String, status: Int32 = 1) -> Never {
     HelperIO.writeErrorLine(TerminalText.sanitized(reason))
@@ -22,12 +23,15 @@ func fail(_ reason: String, status: Int32 = 1) -> Never {
 var urlText: String?
 var maxSeconds: Double?
 var headers: [(String, String)] = []
+var hls = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--max-seconds":
         guard let value = arguments.popFirst().flatMap(Double.init), value > 0 else { fail(usage, status: 2) }
         maxSeconds = value
+    case "--hls":
+        hls = true
     case "--header":
         guard let field = arguments.popFirst(), let colon = field.firstIndex(of: ":") else { fail(usage, status: 2) }
         headers.append((field[..<colon].trimmingSpaces(), field[field.index(after: colon)...].trimmingSpaces()))
@@ -44,6 +48,7 @@ guard let url = WebURL(string: urlText) else {
 HelperIO.ignoreBrokenPipes()
 let deadline = maxSeconds.map { MonotonicClock.after($0) }
 let timeouts = HTTPTimeouts()
+if hls { HLSRelay.run(url: url, headers: headers, deadline: deadline, timeouts: timeouts) }
 let opened: (fetch: HTTPFetch, head: ResponseHead, body: ResponseBodyQueue)
 do {
     opened = try HTTPFetch.open(url, headers: headers, timeouts: timeouts, deadline: deadline, stop: { false })

@@ -55,6 +55,11 @@ struct AudioInspect {
         }
         // The name as shown (source, messages): bytes that are not UTF-8 as `\xNN`.
         let name = TerminalText.decodingInvalidBytes(o.rawPath(0))
+        if HLSFileInput.isPlaylist(name) {  // an HLS playlist: its segments as one stream (docs/hls.md)
+            var input = HLSFileInput(path: name)
+            return Inspector.inspect(&input, source: name, options: options)
+                .print(json: o.json, packets: o.packets, document: o.document)
+        }
         let report = Inspector.inspect(path: name, rawPath: o.rawPath(0), options: options)
         return report.print(json: o.json, packets: o.packets, document: o.document)
     }

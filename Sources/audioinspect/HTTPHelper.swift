@@ -38,9 +38,10 @@ final class HTTPHelper {
     ///
     /// - Throws: the reason when there is no 2xx response (the helper's, or why it could not run).
     static func start(
-        _ url: WebURL, headers: [(String, String)], maxSeconds: Double?, deadline: Double?, stop: () -> Bool
+        _ url: WebURL, headers: [(String, String)], maxSeconds: Double?, deadline: Double?, hls: Bool = false,
+        stop: () -> Bool
     ) throws(HelperFailure) -> (helper: HTTPHelper, head: HelperProtocol.Head) {
-        var arguments = [HelperProtocol.helperName, url.absoluteString]
+        var arguments = [HelperProtocol.helperName] + (hls ? ["--hls"] : []) + [url.absoluteString]
         if let maxSeconds { arguments += ["--max-seconds", "\(maxSeconds)"] }
         for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
         guard let path = helperPath(), let child = Platform.spawn(path, arguments: arguments) else {

@@ -45,14 +45,17 @@ final class HTTPInput: ByteSource {
     ///   - deadline: the same as a `MonotonicClock` time.
     ///   - stop: checked while waiting (^C).
     /// - Throws: `InputError` when the request fails or the final status is not 2xx.
-    init(url: WebURL, maxSeconds: Double?, deadline: Double?, stop: @escaping () -> Bool) throws(InputError) {
+    ///   - hls: the URL is an HLS playlist: the helper plays it and the body is its segments (docs/hls.md).
+    init(url: WebURL, maxSeconds: Double?, deadline: Double?, hls: Bool = false, stop: @escaping () -> Bool)
+        throws(InputError)
+    {
         self.url = url
         self.deadline = deadline
         self.stop = stop
         do {
             (helper, head) = try HTTPHelper.start(
-                url, headers: [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)],
-                maxSeconds: maxSeconds, deadline: deadline, stop: stop)
+                url, headers: hls ? [] : [(ICYHeaders.requestHeaderName, ICYHeaders.requestHeaderValue)],
+                maxSeconds: maxSeconds, deadline: deadline, hls: hls, stop: stop)
         } catch {
             throw InputError(message: "cannot get '\(url.absoluteString)': \(error.reason)", offset: nil)
         }

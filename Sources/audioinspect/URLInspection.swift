@@ -25,7 +25,8 @@ enum URLInspection {
         let input: HTTPInput
         do {
             input = try HTTPInput(
-                url: url, maxSeconds: maxSeconds, deadline: deadline, stop: { Platform.interruptRequested })
+                url: url, maxSeconds: maxSeconds, deadline: deadline, hls: HLSFileInput.isPlaylist(url.absoluteString),
+                stop: { Platform.interruptRequested })
         } catch {
             StandardOutput.writeErrorLine(
                 InspectionReport.Failure(code: "io", offset: nil, message: error.message).line)

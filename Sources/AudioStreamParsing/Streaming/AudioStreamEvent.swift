@@ -63,8 +63,10 @@ public struct OwnedPacketBatch: Sendable {
         return bytes[start..<(start + Int(d.dataByteSize))]
     }
 
-    /// Splits the batch before packet `index` (0 < index < packetCount).
-    func split(at index: Int) -> (OwnedPacketBatch, OwnedPacketBatch) {
+    /// Splits the batch before packet `index` (0 < index < packetCount): the packets before it and the
+    /// packets from it on, each with its own bytes, descriptions, first index and file offset (the HLS
+    /// product drops the packets before a seek time with it).
+    public func split(at index: Int) -> (OwnedPacketBatch, OwnedPacketBatch) {
         let cut = Int(descriptions[index].startOffset)
         let head: PacketDescriptions
         let tail: PacketDescriptions

@@ -1,0 +1,41 @@
+# Shared by the loopback test scripts (scripts/test-streaming.sh, scripts/test-streaming-hls.sh); sourced
+# after `script_name=NAME`: a work directory, the server pids to stop on exit, fail, free_port, wait_http.
+# shellcheck shell=bash
+work=$(mktemp -d)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    [ -n "${KEEP_WORK:-}" ] && { echo "kept $work"; return; }
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "$script_name: FAIL: $*" >&2
+    for log in "$work"/*.log; do [ -s "$log" ] && { echo "--- $log" >&2; tail -20 "$log" >&2; }; done
+    exit 1
+}
+
+# A free TCP port on 127.0.0.1 (bounded tries).
+free_port() {
+    local port
+    for _ in $(seq 1 50); do
+        port=$((20000 + RANDOM % 20000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Waits (at most $2 seconds) until URL $1 answers 200.
+wait_http() {
+    local deadline=$((SECONDS + $2))
+    while [ $SECONDS -lt "$deadline" ]; do
+        if curl -s -o /dev/null -f --max-time 2 "$1"; then return 0; fi
+        sleep 0.2
+    done
+    return 1
+}
