@@ -36,8 +36,6 @@ FORMATS = [
     ("flac", "flac", None),
     ("vorbis", "ogg", None),
     ("opus", "opus", None),
-    ("webm", "webm", None),
-    ("mka", "mka", None),
 ]
 
 
