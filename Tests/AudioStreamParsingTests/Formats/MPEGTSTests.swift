@@ -45,6 +45,20 @@ struct MPEGTSTests {
         #expect(chunked.failures.isEmpty, "\(chunked.failures)")
     }
 
+    /// Seeking in a transport stream is not supported yet (docs/formats/mpeg-ts.md, "Seeking"): after a whole
+    /// parse, every seek throws `dataUnavailable` instead of landing somewhere wrong.
+    @Test func seekingIsRefused() throws {
+        let parser = AudioStreamParser()
+        try parser.parse(try Self.fixture("ts/mp2-48000-2ch.ts"))
+        try parser.finish()
+        #expect(throws: AudioStreamError.self) { try parser.seek(toPacket: 1) }
+        do {
+            _ = try parser.seek(toPacket: 1)
+        } catch {
+            #expect(error.code == .dataUnavailable)
+        }
+    }
+
     /// `aac-48000-2ch-id3.ts`: ts_fixtures.py inserts "TS Title 1" before the first audio frame is
     /// whole (announced with the header) and "TS Title 2" after the 20th transport packet.
     @Test func timedID3() throws {
