@@ -171,13 +171,17 @@ struct MPEGFrameHeader: Hashable, Sendable {
 
     /// The largest frame this version, layer and sampling frequency allow: the highest bit rate with
     /// padding.
-    var largestFrameLength: Int {
-        let top: UInt32
-        switch version {
-        case .mpeg1: top = Self.mpeg1BitRates[layer - 1][14]
-        case .mpeg2, .mpeg25: top = Self.lowSampleRateBitRates[layer == 1 ? 0 : 1][14]
-        }
-        return (slotsPerFrame(bitRate: top * 1000) + 1) * slotSize
+    var largestFrameLength: Int { Self.largestFrameLength(layer: layer, sampleRate: sampleRate) }
+
+    /// The largest frame of `layer` (1…3) at `sampleRate` (> 0), for a container that declares them before
+    /// any frame is seen: MPEG-1's tables at its three rates, the lower-frequency tables at any other.
+    static func largestFrameLength(layer: Int, sampleRate: UInt32) -> Int {
+        let isMPEG1 = mpeg1SampleRates.contains(sampleRate)
+        let top = isMPEG1 ? mpeg1BitRates[layer - 1][14] : lowSampleRateBitRates[layer == 1 ? 0 : 1][14]
+        let samples: UInt64 = layer == 1 ? 384 : (layer == 2 || isMPEG1 ? 1152 : 576)
+        let slot = layer == 1 ? 4 : 1
+        let slots = Int(samples / 8 * UInt64(top) * 1000 / UInt64(sampleRate) / UInt64(slot))
+        return (slots + 1) * slot
     }
 
     /// The Layer III side information length (11172-3 §2.4.1.7, 13818-3 §2.4.1.7): 32 or 17 bytes in

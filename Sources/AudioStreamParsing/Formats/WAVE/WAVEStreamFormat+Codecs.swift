@@ -1,10 +1,6 @@
 /// The compressed WAVE formats beyond PCM, G.711 and the IMA/MS ADPCM blocks: GSM 6.10, MPEG audio,
 /// the ITU-T ADPCM bitstreams, and any other format tag as opaque blocks.
 extension WAVEStreamFormat {
-    /// The `ms` + format tag ID CoreAudio uses for ACM codecs (`kAudioFormatMicrosoftGSM` is
-    /// 0x6D730031 for tag 0x0031), extended here to every tag it has no constant for.
-    static func acmFormatID(_ tag: UInt16) -> AudioFormat { .microsoftACM(tag: tag) }
-
     /// GSM 6.10 (Microsoft's packing, tag 0x0031): blocks of `nBlockAlign` bytes (65: two 260-bit GSM
     /// frames) of `wSamplesPerBlock` samples (320), the first two bytes of the `fmt ` extension.
     ///
@@ -50,7 +46,7 @@ extension WAVEStreamFormat {
         guard blockBits / perFrame > 0 else {
             throw fmt.invalid("block align \(format.blockAlign) holds no \(bits)-bit sample frame")
         }
-        return block(format, formatID: acmFormatID(tag), samplesPerBlock: blockBits / perFrame, notes: notes)
+        return block(format, formatID: .microsoftACM(tag: tag), samplesPerBlock: blockBits / perFrame, notes: notes)
     }
 
     /// Any other format tag: opaque blocks of `nBlockAlign` bytes. The frames per block come from
@@ -74,7 +70,7 @@ extension WAVEStreamFormat {
                 "format tag \(WAVEFormatTag.describe(tag)) is not decoded; its data is delivered as opaque "
                     + "\(format.blockAlign)-byte packets \(duration)"))
         return block(
-            format, formatID: acmFormatID(tag), samplesPerBlock: UInt32(clamping: samples), isOpaque: true,
+            format, formatID: .microsoftACM(tag: tag), samplesPerBlock: UInt32(clamping: samples), isOpaque: true,
             notes: [note])
     }
 
@@ -136,12 +132,10 @@ extension WAVEStreamFormat {
             }
         }
         let rate = format.samplesPerSecond
-        let isMPEG1 = [32_000, 44_100, 48_000].contains(rate)
+        let isMPEG1 = MPEGFrameHeader.mpeg1SampleRates.contains(rate)
         let framesPerPacket: UInt32 = layer == 1 ? 384 : (layer == 3 && !isMPEG1 ? 576 : 1152)
         // The largest frame: the top bit rate of the layer with a padding slot (11172-3 §2.4.3.1).
-        let topBitRate: UInt64 = isMPEG1 ? [448_000, 384_000, 320_000][layer - 1] : (layer == 1 ? 256_000 : 160_000)
-        let slot: UInt64 = layer == 1 ? 4 : 1
-        let largest = Int((UInt64(framesPerPacket) / 8 * topBitRate / UInt64(rate) / slot + 1) * slot)
+        let largest = MPEGFrameHeader.largestFrameLength(layer: layer, sampleRate: rate)
         let formatID: AudioFormat = layer == 1 ? .mpegLayer1 : (layer == 2 ? .mpegLayer2 : .mpegLayer3)
         let description = StreamDescription(
             sampleRate: Double(rate), formatID: formatID, formatFlags: 0, bytesPerPacket: 0,
