@@ -39,3 +39,31 @@ wait_http() {
     done
     return 1
 }
+
+# start_nginx TYPES SERVERS: writes $work/nginx.conf — one unprivileged worker in the foreground, its
+# temporary folders and log under $work, the MIME line TYPES (the inside of a `types { }` block) and the
+# `server { }` blocks SERVERS — starts $NGINX on it and adds its pid to those stopped on exit.
+start_nginx() {
+    mkdir -p "$work/nginx"
+    cat >"$work/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx.log warn;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path $work/nginx/body;
+    proxy_temp_path $work/nginx/proxy;
+    fastcgi_temp_path $work/nginx/fastcgi;
+    uwsgi_temp_path $work/nginx/uwsgi;
+    scgi_temp_path $work/nginx/scgi;
+    types { $1 }
+    default_type application/octet-stream;
+$2
+}
+CONF
+    "$NGINX" -c "$work/nginx.conf" -e "$work/nginx.log" >>"$work/nginx.log" 2>&1 &
+    pids+=($!)
+}

@@ -27,32 +27,12 @@ script_name=test-streaming-hls.sh
 source scripts/loopback-lib.sh
 
 port=$(free_port) || fail "no free port"
-mkdir -p "$work/nginx" "$work/gen/live"
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $work/nginx/body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    types { application/vnd.apple.mpegurl m3u8; }
-    default_type application/octet-stream;
-    server {
+mkdir -p "$work/gen/live"
+start_nginx "application/vnd.apple.mpegurl m3u8;" "    server {
         listen 127.0.0.1:$port;
         root $root/Fixtures;
         location /gen/ { alias $work/gen/; expires -1; }
-    }
-}
-CONF
-"$NGINX" -c "$work/nginx.conf" -e "$work/nginx.log" >>"$work/nginx.log" 2>&1 &
-pids+=($!)
+    }"
 wait_http "http://127.0.0.1:$port/hls/fmp4/index.m3u8" 10 || fail "nginx did not start"
 base="http://127.0.0.1:$port"
 

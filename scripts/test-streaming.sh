@@ -335,7 +335,7 @@ echo "icecast ogg: OK"
 echo "== nginx: every fixture over HTTP equals the local parse"
 ngx_port=$(free_port) || fail "no free port"
 ngxs_port=$(free_port) || fail "no free port"
-mkdir -p "$work/nginx" "$work/tls"
+mkdir -p "$work/tls"
 # A test CA and a certificate for 127.0.0.1 signed by it (audioinspect trusts the CA through its
 # AUDIOINSPECT_TEST_CA_FILE hook; the system's trust store is not touched).
 (
@@ -347,23 +347,7 @@ mkdir -p "$work/nginx" "$work/tls"
     printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >leaf.ext
     openssl x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 30 -extfile leaf.ext
 ) >"$work/openssl.log" 2>&1 || fail "openssl could not make the test certificates"
-cat >"$work/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $work/nginx/nginx.pid;
-error_log $work/nginx.log warn;
-events { worker_connections 64; }
-http {
-    access_log off;
-    client_body_temp_path $work/nginx/body;
-    proxy_temp_path $work/nginx/proxy;
-    fastcgi_temp_path $work/nginx/fastcgi;
-    uwsgi_temp_path $work/nginx/uwsgi;
-    scgi_temp_path $work/nginx/scgi;
-    types { application/octet-stream bin; }
-    default_type application/octet-stream;
-    server {
+start_nginx "application/octet-stream bin;" "    server {
         listen 127.0.0.1:$ngx_port;
         root $root/Fixtures;
         location /gen/ { alias $work/gen/; }
@@ -373,11 +357,7 @@ http {
         ssl_certificate $work/tls/leaf.pem;
         ssl_certificate_key $work/tls/leaf.key;
         root $root/Fixtures;
-    }
-}
-CONF
-"$NGINX" -c "$work/nginx.conf" -e "$work/nginx.log" >>"$work/nginx.log" 2>&1 &
-pids+=($!)
+    }"
 wait_http "http://127.0.0.1:$ngx_port/README.md" 10 || fail "nginx did not start"
 
 range=$(curl -s -f --max-time 5 -r 100-199 -w '%{http_code}' -o "$work/range.bin" \
