@@ -17,8 +17,8 @@ command -v ffprobe >/dev/null || { echo "make-oracle.sh: missing ffprobe" >&2; e
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
 
-# Stale oracles.
-find . -path ./malformed -prune -o -path ./tools -prune -o -type f -name '*.ffprobe.json' -print |
+# Stale oracles (hls/ has its own, written by generate-hls.sh for each playlist).
+find . -path ./malformed -prune -o -path ./tools -prune -o -path ./hls -prune -o -type f -name '*.ffprobe.json' -print |
 while read -r o; do
     [ -e "${o%.ffprobe.json}" ] || rm -f "$o"
 done
@@ -26,7 +26,7 @@ done
 if [ "$#" -gt 0 ]; then
     FILES=("$@")
 else
-    mapfile -t FILES < <(find . \( -path ./malformed -o -path ./tools \) -prune -o -type f -path './*/*' \
+    mapfile -t FILES < <(find . \( -path ./malformed -o -path ./tools -o -path ./hls \) -prune -o -type f -path './*/*' \
         ! -name '*.json' ! -name '*.md' ! -name '*.sh' ! -name '*.py' ! -name '*.tsv' ! -name '.*' -print |
         sed 's|^\./||' | sort)
 fi
