@@ -899,6 +899,58 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/mkv-*" "python3 tools/make_malformed_mk
 
 DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts external)
 
+# ================================================================ raw AC-3 / E-AC-3
+# ffmpeg's native ac3 and eac3 encoders and raw muxers: the three AC-3 sample rates (44.1 kHz frames
+# alternate between two sizes, frmsizecod's odd code), mono, stereo and 5.1 (acmod 1, 2, 7 with lfeon).
+sine 48000 0.5 2
+mk_ff ac3/ac3-48000-2ch.ac3 "AC-3 stereo 48 kHz, 128 kbit/s: 512-byte sync frames" "" -c:a ac3 -b:a 128k
+sine 44100 0.5 1
+mk_ff ac3/ac3-44100-1ch.ac3 "AC-3 mono 44.1 kHz, 64 kbit/s: frames of 278 and 280 bytes (frmsizecod padding word)" "" -c:a ac3 -b:a 64k
+sine 32000 0.5 6
+mk_ff ac3/ac3-32000-6ch.ac3 "AC-3 5.1 at 32 kHz, 192 kbit/s: acmod 7, lfeon 1" "" -c:a ac3 -b:a 192k
+sine 48000 0.5 2
+mk_ff ac3/eac3-48000-2ch.eac3 "E-AC-3 stereo 48 kHz, 96 kbit/s: independent substream 0, 6 blocks per frame" "" -c:a eac3 -b:a 96k
+sine 44100 0.5 6
+mk_ff ac3/eac3-44100-6ch.eac3 "E-AC-3 5.1 at 44.1 kHz, 192 kbit/s" "" -c:a eac3 -b:a 192k
+
+# ============================================================ MPEG transport streams
+# ffmpeg's mpegts muxer (audio PID 0x100, PMT 0x1000) for every audio stream type it writes; M2TS
+# (192-byte units); System B AC-3 (stream_type 0x06 + AC-3 descriptor 0x6A); audio beside video; two
+# audio PIDs; LATM (stream_type 0x11); ID3 timed metadata added by
+# tools/ts_fixtures.py (ffmpeg cannot write it from Debian's tools); malformed inputs derived by it.
+sine 48000 0.5 2
+mk_ff ts/mp2-48000-2ch.ts "MPEG-1 Layer II, stream_type 0x03" "" -c:a mp2 -b:a 128k -f mpegts
+sine 44100 0.5 2
+mk_ff ts/mp3-44100-2ch.ts "MP3, stream_type 0x03 (ffmpeg: 0x03 for every MPEG audio layer)" "" -c:a libmp3lame -b:a 64k -f mpegts
+mk_ff ts/aac-44100-2ch.ts "AAC in ADTS, stream_type 0x0F: headers stripped from the packets" "" -c:a aac -b:a 64k -f mpegts
+sine 48000 0.5 2
+# LATM: the AAC is encoded to ADTS first (ts/aac-48000-2ch-latm-source.aac, a fixture of its own), then
+# stream-copied into LOAS (ffmpeg's latm muxer) and into the transport stream, so the ADTS file's oracle
+# gives the raw data blocks the LOAS frames carry (ffprobe's LATM packets are whole LOAS frames).
+mk_ff ts/aac-48000-2ch-latm-source.aac "the ADTS source of ts/aac-48000-2ch-latm.ts: its frames less their headers are the LATM payloads" "" -c:a aac -b:a 64k -f adts
+mk ts/aac-48000-2ch-latm.ts "AAC in LATM/LOAS, stream_type 0x11: AudioMuxElements with a StreamMuxConfig every 20 frames (audioMuxVersion 0)" "ffmpeg: ADTS source stream-copied through the latm muxer into mpegts" \
+    '$FF -i ts/aac-48000-2ch-latm-source.aac $BX -c:a copy -f latm "$T/latm.loas" && $FF -i "$T/latm.loas" $BX -c:a copy -f mpegts "$OUT"'
+mk_ff ts/ac3-48000-2ch.ts "AC-3, stream_type 0x81 (ATSC)" "" -c:a ac3 -b:a 128k -f mpegts
+mk_ff ts/eac3-48000-2ch.ts "E-AC-3, stream_type 0x87 (ATSC)" "" -c:a eac3 -b:a 96k -f mpegts
+sine 48000 0.5 6
+mk_ff ts/ac3-48000-6ch-system-b.ts "AC-3 5.1 as System B (DVB): stream_type 0x06 with the AC-3 descriptor 0x6A" "" -c:a ac3 -b:a 384k -mpegts_flags system_b -f mpegts
+sine 48000 0.5 2
+mk_ff ts/ac3-48000-2ch.m2ts "M2TS: 192-byte units (a 4-byte arrival time stamp before each packet), AC-3 (0x81 + registration AC-3; ffmpeg's HDMV mode writes AAC as 0x06 without a descriptor, not demultiplexed)" "" -c:a ac3 -b:a 128k -mpegts_m2ts_mode 1 -f mpegts
+sine 44100 0.5 2
+mk ts/aac-44100-2ch-video.ts "audio beside video: H.264 (64x64, 10 fps) on PID 0x100, AAC on 0x101; video packets skipped" "" \
+    '$FF -f lavfi -i "testsrc=size=64x64:rate=10:duration=0.5" -f lavfi -i "$SIG" $BX -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 5 -c:a aac -b:a 64k -f mpegts "$OUT"'
+sine 48000 0.5 2
+mk ts/mp2-48000-2ch-two-audio.ts "two audio PIDs: MP2 (0x100, parsed by default) and AC-3 (0x101, trackID 257)" "" \
+    '$FF -filter_complex "$SIG,asplit=2[a][b0];[b0]asetnsamples=n=1536:p=0[b]" $BX -map "[a]" -map "[b]" -c:a:0 mp2 -b:a:0 128k -c:a:1 ac3 -b:a:1 128k -f mpegts "$OUT"'
+mk ts/aac-48000-2ch-id3.ts "ID3 timed metadata: stream_type 0x15 (metadata_descriptor ID3 ) on PID 0x102, two tags (TIT2, TPE1)" "tools/ts_fixtures.py id3 adds the stream to ffmpeg's file" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -b:a 64k -f mpegts "$T/id3.ts" && python3 tools/ts_fixtures.py id3 "$T/id3.ts" "$OUT"'
+# ---- malformed transport streams (documented in malformed/expected.json)
+SIGDESC="(derived from ts/mp2-48000-2ch.ts)"
+python3 tools/ts_fixtures.py malformed ts/mp2-48000-2ch.ts malformed
+printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ts-*" "python3 tools/ts_fixtures.py malformed ts/mp2-48000-2ch.ts malformed" "-" \
+    "truncated, a continuity_counter gap, a PMT with a bad CRC_32, garbage between packets, garbage only" \
+    "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
 # ============================================================ provenance table
 {
     ffmpeg -version | head -n 1

@@ -53,4 +53,27 @@ package struct TSPayloadBytes {
         else { return false }
         return stream[position..<(position + bytes.count)].elementsEqual(bytes)
     }
+
+    /// Whether `bytes` lie, at any bit position, inside the LOAS frame (ISO/IEC 14496-3 §1.7.2: syncword
+    /// 0x2B7 in 11 bits, 13-bit audioMuxLengthBytes) that starts at file offset `start`: an LATM payload is
+    /// copied out of its AudioMuxElement from whatever bit it starts at. A search, not a parse of the
+    /// element.
+    package func matchesInsideLOASFrame<Bytes: Collection<UInt8>>(start: Int64, bytes: Bytes) -> Bool {
+        guard let (pid, position) = index[start], let stream = streams[pid], position + 3 <= stream.count,
+            stream[position] == 0x56, stream[position + 1] & 0xE0 == 0xE0
+        else { return false }
+        let length = 3 + (Int(stream[position + 1] & 0x1F) << 8 | Int(stream[position + 2]))
+        guard position + length <= stream.count else { return false }
+        let frame = Array(stream[position..<(position + length)])
+        let wanted = Array(bytes)
+        let bits = wanted.count * 8
+        guard bits <= frame.count * 8 else { return false }
+        func bit(_ i: Int) -> UInt8 { frame[i >> 3] >> (7 - UInt8(i & 7)) & 1 }
+        for first in stride(from: 24, through: frame.count * 8 - bits, by: 1) {
+            var k = 0
+            while k < bits, bit(first + k) == wanted[k >> 3] >> (7 - UInt8(k & 7)) & 1 { k += 1 }
+            if k == bits { return true }
+        }
+        return false
+    }
 }

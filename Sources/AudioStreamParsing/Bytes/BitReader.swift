@@ -79,6 +79,34 @@ struct BitReader {
         return UInt32(truncatingIfNeeded: value)
     }
 
+    /// The next `count` bits (most significant first) packed into `(count + 7) / 8` bytes, the last
+    /// one's unused low bits zero: a bit-aligned payload copied out byte-aligned (an LATM
+    /// AudioMuxElement's payloads start at any bit). `nil` (and no move) when fewer remain, `count` is
+    /// negative or the order is not ``BitOrder/mostSignificantFirst``.
+    mutating func readBits(_ count: Int) -> [UInt8]? {
+        guard order == .mostSignificantFirst, count >= 0, count <= remainingBits else { return nil }
+        let whole = count >> 3
+        let shift = bitPosition & 7
+        let first = bytes.startIndex + (bitPosition >> 3)
+        var out: [UInt8]
+        if shift == 0 {
+            out = Array(bytes[first..<(first + whole)])
+        } else {
+            out = [UInt8](repeating: 0, count: whole)
+            // Byte k of the output is the low (8 - shift) bits of input byte k and the high `shift` bits
+            // of byte k + 1 (which exists: the bits read lie inside `bytes`).
+            for k in 0..<whole {
+                let high = bytes[first + k] << UInt8(shift)
+                let low = bytes[first + k + 1] >> UInt8(8 - shift)
+                out[k] = high | low
+            }
+        }
+        bitPosition += whole << 3
+        let rest = count & 7
+        if rest > 0, let tail = read(rest) { out.append(UInt8(tail << UInt32(8 - rest))) }
+        return out
+    }
+
     /// The next bit as a flag; `nil` when none is left.
     mutating func readFlag() -> Bool? { read(1).map { $0 == 1 } }
 

@@ -24,12 +24,7 @@ enum ConformanceInput {
     /// comparison, chunking, order and seek tests take over.
     /// A `nil` code accepts any result (the file is not parsed as what it is yet, e.g. detected as another
     /// format); the tests that compare packets skip it either way.
-    static let knownGaps: [String: (code: AudioStreamError.Code?, why: String)] = [
-        "ts/aac-48000-2ch-latm.ts": (
-            .unsupportedDataFormat,
-            "docs/formats/mpeg-ts.md, Left out: LATM/LOAS (stream_type 0x11) is recognised and refused with fmt?"
-        )
-    ]
+    static let knownGaps: [String: (code: AudioStreamError.Code?, why: String)] = [:]
 
     /// Fixtures damaged on purpose whose parse ends with a documented error after what can still be read
     /// (issue 15: a damaged structure costs only what depends on it). The oracle is not compared (ffprobe

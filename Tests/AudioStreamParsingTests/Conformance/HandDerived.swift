@@ -203,6 +203,14 @@ enum HandDerived {
                 try freeFormat(
                     "mpeg/mp2-44100-2ch-twolame-free.mp2", format: .mpegLayer2, first: 0, slots: 653, packets: 39)
             }, why: "ffprobe 5.1 fails on free format (Invalid frame size)"),
+        // LATM/LOAS in a transport stream: ffprobe's packets are whole LOAS frames (its aac_latm parser),
+        // ours the raw data blocks inside their AudioMuxElements (ISO/IEC 14496-3 §1.7.3). generate.sh made
+        // the stream by stream-copying ts/aac-48000-2ch-latm-source.aac (ADTS) through ffmpeg's latm muxer,
+        // so that file's frames less their 7-byte headers are the payloads, in order; each packet's offset is
+        // its LOAS frame's first byte (ffprobe's packets placed in the elementary stream, TSLayout).
+        "ts/aac-48000-2ch-latm.ts": Entry(
+            kind: .computed { try latmInTransportStream() },
+            why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
         // Chained Ogg (RFC 3533 §4): the files are `cat` of two fixtures (generate.sh), so the stream is the
         // first file's packets followed by the second's, shifted by the first file's length. ffprobe cannot
         // read chains (it keeps the first link's format; ffprobe-oracle.md). The format announced last is the
@@ -267,6 +275,22 @@ enum HandDerived {
         e.dataOffset += shift(0)
         e.byteCount += extraSpan
         e.source = "hand-derived: adts/aac-44100-2ch.aac oracle, \(source)"
+        return e
+    }
+
+    /// `ts/aac-48000-2ch-latm.ts`: the transport stream's oracle (LOAS frame positions, byte count,
+    /// frames) with each packet's size replaced by the ADTS source's raw data block (see the entry).
+    static func latmInTransportStream() throws -> ExpectedStream {
+        let source = FixtureCatalog.fixture("ts/aac-48000-2ch-latm-source.aac")
+        let blocks = try ExpectedStream(oracle: source.oracle(), file: source.bytes()).packets ?? []
+        let fixture = FixtureCatalog.fixture("ts/aac-48000-2ch-latm.ts")
+        var e = try ExpectedStream(oracle: fixture.oracle(), file: fixture.bytes())
+        let frames = e.packets ?? []
+        guard frames.count == blocks.count else {
+            throw ExpectationError("\(frames.count) LOAS frames, \(blocks.count) ADTS frames in the source")
+        }
+        e.packets = zip(frames, blocks).map { PacketSpan(offset: $0.offset, size: $1.size) }
+        e.source = "ffprobe oracle (LOAS frames) with the payload sizes of ts/aac-48000-2ch-latm-source.aac's oracle"
         return e
     }
 

@@ -97,7 +97,7 @@ enum CodecTable {
         "vorbis": Entry(format: .vorbis, packetization: .oneToOne),
         "ac3": Entry(format: .ac3, packetization: .oneToOne),
         "eac3": Entry(format: .enhancedAC3, packetization: .oneToOne),
-        // LATM in a transport stream: refused (ConformanceInput.knownGaps); listed so the gap is checked.
+        // LATM in a transport stream (HandDerived: ffprobe's packets are whole LOAS frames).
         "aac_latm": Entry(format: .mpeg4AAC, packetization: .oneToOne),
     ]
 

@@ -89,6 +89,39 @@ public struct AudioSpecificConfig: Hashable, Sendable {
     ///   ``channelCount`` `nil` rather than failing.
     static func decode(_ bytes: [UInt8], notes: inout [DiagnosticNote]) throws(StructureError) -> AudioSpecificConfig {
         var reader = BitReader(bytes, order: .mostSignificantFirst)
+        return try decode(&reader, bytes: bytes, readsSyncExtension: true, notes: &notes)
+    }
+
+    /// Decodes an AudioSpecificConfig embedded in a bitstream at `reader`'s position, as LATM's
+    /// StreamMuxConfig carries it (ISO/IEC 14496-3 §1.7.3.1): with `bitLength` (audioMuxVersion 1's
+    /// ascLen) the configuration is those bits, sync extension included, and the reader moves past all
+    /// of them; without (audioMuxVersion 0) it ends where its syntax ends, and a backward-compatible
+    /// sync extension is not looked for (nothing delimits it there). ``bytes`` holds the configuration's
+    /// bits byte-aligned, as an `esds` would.
+    ///
+    /// - Throws: as ``decode(_:notes:)``, and `invalidFile` when `bitLength` runs past the bits left.
+    static func decode(_ reader: inout BitReader, bitLength: Int?, notes: inout [DiagnosticNote])
+        throws(StructureError) -> AudioSpecificConfig
+    {
+        // A configuration is a few bytes; a program_config_element with its comment, a few hundred.
+        let available = min(reader.remainingBits, bitLength ?? 4096)
+        if let bitLength, bitLength > reader.remainingBits { throw structure.invalid("ascLen runs past the element") }
+        var copy = reader
+        guard let aligned = copy.readBits(available) else { throw structure.invalid("ends before the configuration") }
+        var inner = BitReader(aligned, order: .mostSignificantFirst)
+        var config = try decode(&inner, bytes: aligned, readsSyncExtension: bitLength != nil, notes: &notes)
+        let used = bitLength ?? inner.bitPosition
+        var own = Array(aligned.prefix((used + 7) / 8))
+        if used & 7 != 0, !own.isEmpty { own[own.count - 1] &= 0xFF << UInt8(8 - used & 7) }
+        config.bytes = own
+        _ = reader.skip(used)
+        return config
+    }
+
+    /// The decoder behind both entry points: reads from `reader`'s position; `bytes` becomes ``bytes``.
+    private static func decode(
+        _ reader: inout BitReader, bytes: [UInt8], readsSyncExtension: Bool, notes: inout [DiagnosticNote]
+    ) throws(StructureError) -> AudioSpecificConfig {
         func read(_ count: Int, _ field: String) throws(StructureError) -> UInt32 {
             guard let value = reader.read(count) else { throw structure.invalid("ends inside \(field)") }
             return value
@@ -144,7 +177,9 @@ public struct AudioSpecificConfig: Hashable, Sendable {
             guard let pce = try? ProgramConfigElement.decode(&reader) else { return config }
             config.channelCount = pce.channelCount
         }
-        if !explicit, let sbr = syncExtension(&reader, audioObjectType: type, extensionFlag: extensionFlag) {
+        if !explicit, readsSyncExtension,
+            let sbr = syncExtension(&reader, audioObjectType: type, extensionFlag: extensionFlag)
+        {
             config.extensionAudioObjectType = 5
             config.extensionSamplingFrequency = sbr.samplingFrequency
             config.psPresent = sbr.ps

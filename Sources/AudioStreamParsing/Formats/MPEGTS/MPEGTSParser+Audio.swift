@@ -25,7 +25,7 @@ extension MPEGTSParser {
     /// frame are skipped (one diagnostic per call). With `flush`, a frame that waits only for the header
     /// after it (an E-AC-3 packet) is emitted too.
     mutating func takeFrames(_ context: inout ParseContext, flush: Bool) {
-        guard let codec = selection?.codec, codec.isSupported else { return }
+        guard let codec = selection?.codec else { return }
         let es = audio.bytes
         var i = 0
         var junk = 0
@@ -39,6 +39,26 @@ extension MPEGTSParser {
             case .frame(let frame):
                 var end = i + frame.length
                 guard end <= es.count else { break frames }
+                if case .loas = frame {
+                    let body = es[(i + AudioSyncStreamHeader.byteCount)..<end]
+                    var notes: [DiagnosticNote] = []
+                    let decoded: AudioMuxElement.Decoded
+                    do throws(StructureError) {
+                        decoded = try AudioMuxElement.decode(body, current: latm.config, notes: &notes)
+                    } catch {
+                        // Not an element after all (a false syncword): one byte of junk.
+                        i += 1
+                        junk += 1
+                        continue frames
+                    }
+                    if junk > 0 {
+                        reportJunk(junk, at: audio.position(of: i - junk).offset, &context)
+                        junk = 0
+                    }
+                    takeLOAS(decoded, notes: notes, frameAt: audio.position(of: i), frameBytes: end - i, &context)
+                    i = end
+                    continue frames
+                }
                 if case .ac3(let first) = frame, first.syntax == .enhanced {
                     // Dependent and further independent substreams belong to the packet (raw E-AC-3).
                     var count = 1
@@ -78,7 +98,7 @@ extension MPEGTSParser {
 
     /// Emits one packet (`bytes`: the frame without an ADTS header; `position`: the packet's first byte
     /// and the unit that starts the frame's PES packet), publishing the stream at the first.
-    private mutating func emit(
+    mutating func emit(
         _ frame: TSAudioFrame, _ bytes: ArraySlice<UInt8>, frameBytes: Int, at position: (offset: Int64, unit: Int64),
         _ context: inout ParseContext
     ) {
@@ -121,6 +141,7 @@ extension MPEGTSParser {
         case (.mpeg(let x), .mpeg(let y)): x.streamDescription == y.streamDescription
         case (.adts(let x), .adts(let y)): x.agrees(with: y)
         case (.ac3(let x), .ac3(let y)): x.streamDescription == y.streamDescription
+        case (.loas(_, let x), .loas(_, let y)): x?.audioSpecificConfig == y?.audioSpecificConfig
         default: false
         }
     }

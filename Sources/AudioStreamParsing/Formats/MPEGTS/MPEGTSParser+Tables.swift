@@ -126,23 +126,15 @@ extension MPEGTSParser {
                     .unsupportedFileType, Self.structure, "no audio stream with PID \(trackID) (trackID) in the PMTs")
             }
         } else {
-            chosen = candidates.first { $0.1.isSupported } ?? candidates.first
+            chosen = candidates.first
         }
         guard let (stream, codec, program) = chosen else { return }
         let pick = Selection(pid: stream.pid, codec: codec, program: program)
         selection = pick
-        if !codec.isSupported { throw unsupported(pick, context) }
         // The ID3 timed metadata of the same program.
         for s in pmts[program]?.streams ?? [] where TSStreamKind(s) == .timedID3 {
             metadataStreams[s.pid] = TSElementaryStream()
         }
-    }
-
-    /// The error for a stream whose codec is not demultiplexed.
-    func unsupported(_ selection: Selection, _ context: ParseContext) -> AudioStreamError {
-        context.error(
-            .unsupportedDataFormat, Self.structure,
-            "the audio stream (PID \(selection.pid)) is \(selection.codec.name), which is not supported")
     }
 
     /// Every elementary stream of the PMTs seen, in program order, the demultiplexed one selected;

@@ -15,8 +15,12 @@
 ///   `ParserOptions.trackID` (``tracks`` lists every stream; track IDs are PIDs). Its PES packets are
 ///   reassembled (``TSElementaryStream``) and cut into frames by the codec's header decoder
 ///   (``TSAudioFrame``): MPEG audio and AC-3 frames whole, E-AC-3 frames grouped as raw E-AC-3
-///   (``AC3Parser``), ADTS frames with their header stripped (as `.aac` files). LATM/LOAS (0x11) is
-///   recognised and refused (`fmt?`).
+///   (``AC3Parser``), ADTS frames with their header stripped (as `.aac` files), LOAS frames (0x11) as
+///   the payloads of their AudioMuxElement (``AudioMuxElement``: one raw data block per sub-frame, each
+///   copied out byte-aligned; the packet's offset is its LOAS frame's first byte). LOAS frames before
+///   the first StreamMuxConfig are skipped (one `structureSkipped` diagnostic); a configuration this
+///   parser does not read (CELP/HVXC layers, chunked framing) skips its elements, and `finish` throws
+///   `unsupportedDataFormat` when no frame could be read.
 /// - Continuity: a continuity_counter gap on the stream's PID (without discontinuity_indicator) is a
 ///   `discontinuity` diagnostic; the frame in progress is dropped (no packet spans a gap) and framing
 ///   resumes at the next PES packet. Duplicate packets are dropped.
@@ -85,6 +89,8 @@ struct MPEGTSParser: FormatParser {
     /// The start of every packet's PES packet, relative to `dataOffset`.
     var offsets = FrameOffsetTable()
     var indicesExact = true
+    /// The LATM configuration in force and what refusing elements reported (stream_type 0x11).
+    var latm = LATMState()
     /// Packets to drop after an exact seek (those of the landing PES packet before the target).
     var skipPackets = 0
     var finalPacketCount: Int64?
@@ -170,7 +176,8 @@ struct MPEGTSParser: FormatParser {
         }
         for pid in metadataStreams.keys.sorted() { takeMetadata(pid, &context, flush: true) }
         guard format != nil else {
-            if let selection, !selection.codec.isSupported { throw unsupported(selection, context) }
+            // An LATM stream whose every element was refused: say why.
+            if let latmRefusal = latm.refusal { throw context.error(latmRefusal.error, at: latmRefusal.offset) }
             throw context.error(.invalidFile, Self.structure, "no audio frame found in the transport stream")
         }
         guard indicesExact && context.nextPacketIndex == totals.packets else { return }

@@ -1,15 +1,20 @@
 /// One frame of an audio elementary stream, decoded by the codec's own header decoder (``MPEGFrameHeader``,
-/// ``ADTSHeader``, ``AC3SyncFrame``): what a transport stream's packets carry, and what they announce.
+/// ``ADTSHeader``, ``AC3SyncFrame``, ``AudioSyncStreamHeader``): what a transport stream's packets carry,
+/// and what they announce.
 enum TSAudioFrame: Hashable, Sendable {
     case mpeg(MPEGFrameHeader)
     case adts(ADTSHeader)
     case ac3(AC3SyncFrame)
+    /// A LOAS frame, with the LATM configuration in force once its AudioMuxElement is read (`nil` from
+    /// ``decode(_:_:at:)``, which reads only the sync header).
+    case loas(AudioSyncStreamHeader, StreamMuxConfig?)
 
     /// The bytes a header decoder reads.
     static func headerByteCount(_ codec: TSAudioCodec) -> Int {
         switch codec {
         case .mpegAudio: MPEGFrameHeader.byteCount
-        case .adts, .latm: ADTSHeader.fixedSize
+        case .adts: ADTSHeader.fixedSize
+        case .latm: AudioSyncStreamHeader.byteCount
         case .ac3, .enhancedAC3: AC3SyncFrame.headerByteCount
         }
     }
@@ -32,9 +37,12 @@ enum TSAudioFrame: Hashable, Sendable {
                 return .noFrame
             }
             return .frame(.mpeg(header))
-        case .adts, .latm:
+        case .adts:
             guard case .valid(let header) = ADTSHeader.decode(bits) else { return .noFrame }
             return .frame(.adts(header))
+        case .latm:
+            guard let header = AudioSyncStreamHeader(UInt32(truncatingIfNeeded: bits)) else { return .noFrame }
+            return .frame(.loas(header, nil))
         case .ac3, .enhancedAC3:
             guard case .valid(let frame) = AC3SyncFrame.decode(bits), frame.startsPacket else { return .noFrame }
             return .frame(.ac3(frame))
@@ -47,6 +55,7 @@ enum TSAudioFrame: Hashable, Sendable {
         case .mpeg(let h): h.frameLength ?? MPEGFrameHeader.byteCount
         case .adts(let h): h.frameLength
         case .ac3(let f): f.frameLength
+        case .loas(let h, _): h.frameLength
         }
     }
 
@@ -62,6 +71,7 @@ enum TSAudioFrame: Hashable, Sendable {
         case .mpeg(let h): Int64(h.samplesPerFrame)
         case .adts(let h): Int64(ADTSFrameLayout.framesPerBlock * h.rawDataBlockCount)
         case .ac3(let f): Int64(f.samples)
+        case .loas(_, let config): Int64(config?.audioSpecificConfig.frameLength ?? 1024)
         }
     }
 
@@ -71,6 +81,7 @@ enum TSAudioFrame: Hashable, Sendable {
         case .mpeg(let h): Double(h.sampleRate)
         case .adts(let h): Double(h.samplingFrequency)
         case .ac3(let f): Double(f.sampleRate)
+        case .loas(_, let config): Double(config?.audioSpecificConfig.samplingFrequency ?? 0)
         }
     }
 
@@ -80,6 +91,8 @@ enum TSAudioFrame: Hashable, Sendable {
         case .mpeg(let h): h.largestFrameLength
         case .adts: ADTSParser.packetSizeUpperBound
         case .ac3(let f): f.syntax == .ac3 ? 3840 : AC3Parser.maxFramesPerPacket * 4096
+        // A payload lies inside one AudioMuxElement.
+        case .loas: 8191
         }
     }
 
@@ -96,9 +109,28 @@ enum TSAudioFrame: Hashable, Sendable {
         case .ac3(let f):
             values = [.dataFormat(f.streamDescription)]
             if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
+        case .loas(_, let config):
+            values = config.map { Self.latmPropertyValues($0.audioSpecificConfig) } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)
         values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)]
+        return values
+    }
+
+    /// An LATM stream's properties from its first layer's AudioSpecificConfig, as MP4's `esds` gives
+    /// them: the highest layer of the format list as dataFormat, the list itself when SBR/PS is signalled,
+    /// the configuration in an ES_Descriptor as magicCookie, and the channel layout.
+    private static func latmPropertyValues(_ asc: AudioSpecificConfig) -> [AudioStreamPropertyValue] {
+        guard let layers = asc.formatListLayers() else { return [] }
+        let top = layers[0]
+        var values: [AudioStreamPropertyValue] = [
+            .dataFormat(top.streamDescription), .formatList(layers),
+            .magicCookie(
+                ESDescriptor.encode(audioSpecificConfig: asc.bytes, bufferSizeDB: 0, maxBitrate: 0, avgBitrate: 0)),
+        ]
+        if top.channelLayoutTag.rawValue != 0 {
+            values.append(.channelLayout(ChannelLayout(tag: top.channelLayoutTag)))
+        }
         return values
     }
 }

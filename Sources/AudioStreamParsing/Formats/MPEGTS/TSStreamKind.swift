@@ -6,7 +6,7 @@
 /// | --- | --- | --- |
 /// | 0x03, 0x04 | | MPEG-1/2 audio (Layers I–III) |
 /// | 0x0F | | AAC in ADTS |
-/// | 0x11 | | AAC in LATM/LOAS (recognised, not demuxed: `unsupportedFeature`) |
+/// | 0x11 | | AAC in LATM/LOAS (``AudioMuxElement`` payloads) |
 /// | 0x81 | | AC-3 (ATSC) |
 /// | 0x87 | | E-AC-3 (ATSC) |
 /// | 0x06 (private PES) | AC-3 0x6A, registration `AC-3`, ATSC AC-3 0x81 | AC-3 (DVB, System B) |
@@ -65,7 +65,4 @@ enum TSAudioCodec: Hashable, Sendable {
         case .enhancedAC3: "E-AC-3"
         }
     }
-
-    /// Whether the demuxer frames this codec.
-    var isSupported: Bool { self != .latm }
 }
