@@ -45,18 +45,35 @@ struct MPEGTSTests {
         #expect(chunked.failures.isEmpty, "\(chunked.failures)")
     }
 
-    /// Seeking in a transport stream is not supported yet (docs/formats/mpeg-ts.md, "Seeking"): after a whole
-    /// parse, every seek throws `dataUnavailable` instead of landing somewhere wrong.
-    @Test func seekingIsRefused() throws {
+    /// `mp2-48000-2ch.ts`: PES packets of 7 MP2 frames start in transport packets 3, 20 and 37 (payload_unit_start
+    /// on PID 0x100; docs/formats/mpeg-ts.md, "Malformed inputs"). Packet 9 is the third frame of the PES packet
+    /// in transport packet 20: a seek lands at 20 × 188 = 3760, exact, and feeding from there drops the two
+    /// frames before it and delivers packets 9…20 as the whole parse did. Before the parse has seen that PES
+    /// packet (after the first one only), a seek to packet 7 lands at the last PES packet seen (564) and
+    /// drops its 7 frames.
+    @Test func seekLandsOnThePESPacket() throws {
+        let bytes = try Self.fixture("ts/mp2-48000-2ch.ts")
         let parser = AudioStreamParser()
-        try parser.parse(try Self.fixture("ts/mp2-48000-2ch.ts"))
-        try parser.finish()
-        #expect(throws: AudioStreamError.self) { try parser.seek(toPacket: 1) }
-        do {
-            _ = try parser.seek(toPacket: 1)
-        } catch {
-            #expect(error.code == .dataUnavailable)
-        }
+        let recorder = EventRecorder(parser, input: bytes)
+        #expect(parser.feed(bytes[...], chunking: .whole) == nil)
+        let full = recorder.log.indexedPackets
+        #expect(full.count == 21)
+        let seek = try parser.seek(toPacket: 9)
+        #expect(seek.absoluteOffset == 3760 && !seek.isEstimated)
+        recorder.log = EventLog()
+        #expect(
+            parser.feed(bytes[3760...], chunking: .random(seed: 9, maxSize: 300), firstFlags: .discontinuity) == nil)
+        #expect(recorder.log.indexedPackets == Array(full[9...]))
+
+        let early = AudioStreamParser()
+        let earlyRecorder = EventRecorder(early, input: bytes)
+        try early.parse(bytes[..<3760])
+        #expect(earlyRecorder.log.indexedPackets.count == 7)
+        let landing = try early.seek(toPacket: 7)
+        #expect(landing.absoluteOffset == 564 && !landing.isEstimated)
+        earlyRecorder.log = EventLog()
+        #expect(early.feed(bytes[564...], chunking: .whole, firstFlags: .discontinuity) == nil)
+        #expect(earlyRecorder.log.indexedPackets == Array(full[7...]))
     }
 
     /// `aac-48000-2ch-id3.ts`: ts_fixtures.py inserts "TS Title 1" before the first audio frame is

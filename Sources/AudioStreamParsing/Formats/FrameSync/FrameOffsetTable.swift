@@ -43,6 +43,14 @@ struct FrameOffsetTable {
         return .recordedAndFull
     }
 
+    /// Replaces the end entry (the last packet's end) with `end`, when packets are recorded and the
+    /// table is not full: a parser whose provisional end was a landing for the next packet (a transport
+    /// stream's PES start) states the true end once the stream is over.
+    mutating func replaceEnd(_ end: Int64) {
+        guard !isFull, offsets.count >= 2, end >= offsets[offsets.count - 2] else { return }
+        offsets.replaceLast(end)
+    }
+
     /// Moves the table out (for a fast path's local copy), leaving it empty.
     mutating func take() -> FrameOffsetTable {
         let taken = self

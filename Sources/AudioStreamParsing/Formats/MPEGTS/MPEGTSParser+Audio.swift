@@ -55,7 +55,9 @@ extension MPEGTSParser {
                         reportJunk(junk, at: audio.position(of: i - junk).offset, &context)
                         junk = 0
                     }
-                    takeLOAS(decoded, notes: notes, frameAt: audio.position(of: i), frameBytes: end - i, &context)
+                    takeLOAS(
+                        decoded, notes: notes, frameAt: audio.position(of: i), frameBytes: end - i,
+                        frameEnd: audio.position(of: end - 1).offset + 1, &context)
                     i = end
                     continue frames
                 }
@@ -82,7 +84,9 @@ extension MPEGTSParser {
                     junk = 0
                 }
                 let start = (offset: audio.position(of: i + frame.packetStart).offset, unit: audio.position(of: i).unit)
-                emit(frame, es[(i + frame.packetStart)..<end], frameBytes: end - i, at: start, &context)
+                emit(
+                    frame, es[(i + frame.packetStart)..<end], frameBytes: end - i, at: start,
+                    frameEnd: audio.position(of: end - 1).offset + 1, &context)
                 i = end
             }
         }
@@ -97,10 +101,17 @@ extension MPEGTSParser {
     }
 
     /// Emits one packet (`bytes`: the frame without an ADTS header; `position`: the packet's first byte
-    /// and the unit that starts the frame's PES packet), publishing the stream at the first.
+    /// and the unit that starts the frame's PES packet; `frameEnd`: the offset after the frame's last
+    /// byte), publishing the stream at the first.
+    ///
+    /// The offset table records, for each packet parsed in order, the unit that starts its PES packet
+    /// (where feeding must resume: the PES header comes first) and, as its end entry, the same unit: a
+    /// landing for the next packet too, which begins in that PES packet or a later one (the packets of
+    /// the landing PES before the target are dropped, see `prepareForSeek`). `finish` replaces the end
+    /// entry with the offset after the last frame.
     mutating func emit(
         _ frame: TSAudioFrame, _ bytes: ArraySlice<UInt8>, frameBytes: Int, at position: (offset: Int64, unit: Int64),
-        _ context: inout ParseContext
+        frameEnd: Int64, _ context: inout ParseContext
     ) {
         if format == nil {
             format = frame
@@ -128,8 +139,8 @@ extension MPEGTSParser {
         guard indicesExact && index == totals.packets else { return }
         let relative = position.unit - dataOffset
         _ = offsets.record(
-            packet: totals.packets, start: relative, end: max(relative, context.window.position - dataOffset),
-            limit: context.limits.maxPacketTableEntries)
+            packet: totals.packets, start: relative, end: relative, limit: context.limits.maxPacketTableEntries)
+        lastFrameEnd = frameEnd
         totals.packets += 1
         totals.bytes += Int64(frameBytes)
         totals.maximumPacketSize = max(totals.maximumPacketSize, size)

@@ -18,9 +18,10 @@ extension MPEGTSParser {
     ///   - decoded: the element (``AudioMuxElement/decode(_:current:notes:)``), or why it was refused.
     ///   - frameAt: the frame's first byte and the transport packet that started its PES packet.
     ///   - frameBytes: the frame's length, header included (counted once, with its first payload).
+    ///   - frameEnd: the offset after the frame's last byte.
     mutating func takeLOAS(
         _ decoded: AudioMuxElement.Decoded, notes: [DiagnosticNote], frameAt position: (offset: Int64, unit: Int64),
-        frameBytes: Int, _ context: inout ParseContext
+        frameBytes: Int, frameEnd: Int64, _ context: inout ParseContext
     ) {
         for note in notes { context.diagnose(note, at: position.offset) }
         switch decoded {
@@ -40,7 +41,9 @@ extension MPEGTSParser {
             let header = AudioSyncStreamHeader(audioMuxLengthBytes: frameBytes - AudioSyncStreamHeader.byteCount)
             let frame = TSAudioFrame.loas(header, element.config)
             for (k, payload) in element.payloads.enumerated() {
-                emit(frame, payload[...], frameBytes: k == 0 ? frameBytes : 0, at: position, &context)
+                emit(
+                    frame, payload[...], frameBytes: k == 0 ? frameBytes : 0, at: position, frameEnd: frameEnd,
+                    &context)
             }
         }
     }

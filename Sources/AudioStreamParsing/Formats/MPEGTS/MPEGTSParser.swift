@@ -30,11 +30,12 @@
 /// - Announces, at the first frame: the codec's properties (as the raw format's parser announces them)
 ///   and dataOffset: the transport packet that starts the first PES packet (ffprobe's first `pos`).
 ///   Every packet's offset is its first byte in the file.
-/// - Seeking: not supported yet. `seek(toPacket:)` and `seek(toFrame:)` throw `dataUnavailable`
-///   ("cannot seek here yet"): the packet offsets recorded so far are transport-packet positions of PES
-///   starts, which the conformance seek tests showed do not yet land where the packets are
-///   (docs/formats/mpeg-ts.md, "Seeking"). Feeding from a new position with `.discontinuity` works: the
-///   parser resynchronises on the packet sync, then on the next PES packet.
+/// - Seeking: the offset table records, for every packet parsed in order, the transport packet that starts
+///   its PES packet: a seek to a recorded packet lands there, exact, and the packets of that PES packet
+///   before the target are dropped (the next, unseen packet lands at the last PES packet seen, which it
+///   begins in or follows). Beyond the table the offset is estimated from the average bytes per packet
+///   and labelled so: the parser resynchronises on the packet sync, then resumes at the next PES packet
+///   of its stream (docs/formats/mpeg-ts.md, "Seeking").
 /// - `finish`: drops an incomplete frame with a diagnostic; announces audioDataPacketCount,
 ///   audioDataByteCount (the frames' bytes in the elementary stream, headers included) and
 ///   maximumPacketSize when parsed in order. Throws `invalidFile` when no audio frame was found.
@@ -94,6 +95,8 @@ struct MPEGTSParser: FormatParser {
     /// Packets to drop after an exact seek (those of the landing PES packet before the target).
     var skipPackets = 0
     var finalPacketCount: Int64?
+    /// The offset after the last frame recorded in the offset table.
+    var lastFrameEnd: Int64 = 0
 
     init(layout: TSPacketLayout, trackID: UInt32?) {
         self.layout = layout
@@ -182,6 +185,7 @@ struct MPEGTSParser: FormatParser {
         }
         guard indicesExact && context.nextPacketIndex == totals.packets else { return }
         finalPacketCount = totals.packets
+        offsets.replaceEnd(lastFrameEnd - dataOffset)
         context.announce(.audioDataByteCount(UInt64(totals.bytes)))
         context.announce(.audioDataPacketCount(UInt64(totals.packets)))
         context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
@@ -203,9 +207,6 @@ struct MPEGTSParser: FormatParser {
         skipPackets = 0
     }
 
-    /// Whether seeking is offered (false until the offset table places packets exactly).
-    static let supportsSeeking = false
-
     var packetMap: PacketMap {
         guard let format else { return .unknown }
         let table = offsets.offsets
@@ -219,12 +220,13 @@ struct MPEGTSParser: FormatParser {
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
-        // Not supported yet (see the type's contract): the landing rules below are kept for the next step.
-        guard format != nil, Self.supportsSeeking else { return false }
+        guard format != nil else { return false }
         dropPartialState()
         let table = offsets.offsets
         let recorded = Int64(offsets.packetCount)
-        if packet < recorded {
+        // Until `finish`, the end entry is the last packet's PES start: a landing for the next packet too.
+        let endIsLanding = finalPacketCount == nil && !offsets.isFull && recorded == totals.packets
+        if packet < recorded || (packet == recorded && recorded > 0 && endIsLanding) {
             // Exact: the PES packet holding the target starts there; the packets before it are dropped.
             var first = Int(packet)
             while first > 0 && table[first - 1] == table[Int(packet)] { first -= 1 }
