@@ -190,9 +190,14 @@ final class FuzzRecorder {
         if !equal {
             // An Ogg packet continued across pages: its pieces lie in consecutive page bodies.
             if oggBodies == nil { oggBodies = OggPageBodies(input) }
-            // A frame of a transport stream: its pieces lie in consecutive payloads of its PID.
+            // A frame of a transport stream: its pieces lie in consecutive payloads of its PID (an LATM
+            // payload: at some bit of the LOAS frame that starts there).
             if tsPayloads == nil { tsPayloads = .some(TSPayloadBytes(input)) }
-            let inTS = count == 1 && (tsPayloads ?? nil)?.matches(start: start, bytes: bytes) == true
+            let ts = tsPayloads ?? nil
+            let inTS =
+                count == 1
+                && (ts?.matches(start: start, bytes: bytes) == true
+                    || ts?.matchesInsideLOASFrame(start: start, bytes: bytes) == true)
             if !inTS && (count != 1 || oggBodies?.matches(input, start: s, bytes: bytes) != true) {
                 fail("packet at \(offset) size \(size): bytes differ from the input at \(start)")
             }
