@@ -40,9 +40,10 @@ wait_http() {
     return 1
 }
 
-# start_nginx TYPES SERVERS: writes $work/nginx.conf — one unprivileged worker in the foreground, its
-# temporary folders and log under $work, the MIME line TYPES (the inside of a `types { }` block) and the
-# `server { }` blocks SERVERS — starts $NGINX on it and adds its pid to those stopped on exit.
+# start_nginx TYPES SERVERS [HTTP]: writes $work/nginx.conf — one unprivileged worker in the foreground,
+# its temporary folders and log under $work, the MIME line TYPES (the inside of a `types { }` block), the
+# `server { }` blocks SERVERS and optional http-level directives HTTP (a log_format) — starts $NGINX on it
+# and adds its pid to those stopped on exit.
 start_nginx() {
     mkdir -p "$work/nginx"
     cat >"$work/nginx.conf" <<CONF
@@ -61,6 +62,7 @@ http {
     scgi_temp_path $work/nginx/scgi;
     types { $1 }
     default_type application/octet-stream;
+${3:-}
 $2
 }
 CONF

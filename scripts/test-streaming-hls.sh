@@ -28,11 +28,14 @@ source scripts/loopback-lib.sh
 
 port=$(free_port) || fail "no free port"
 mkdir -p "$work/gen/live"
+# The access log names each request's connection and its number on it ($connection_requests): the
+# keep-alive check below counts audioinspect's connections.
 start_nginx "application/vnd.apple.mpegurl m3u8;" "    server {
         listen 127.0.0.1:$port;
+        access_log $work/access.log requests;
         root $root/Fixtures;
         location /gen/ { alias $work/gen/; expires -1; }
-    }"
+    }" "    log_format requests '\$connection \$connection_requests \$http_user_agent \$uri';"
 wait_http "http://127.0.0.1:$port/hls/fmp4/index.m3u8" 10 || fail "nginx did not start"
 base="http://127.0.0.1:$port"
 
@@ -44,6 +47,15 @@ ffmpeg -hide_banner -loglevel error -nostdin -re -f lavfi -i "sine=frequency=500
     "$work/gen/live/index.m3u8" >"$work/ffmpeg-live.log" 2>&1 &
 live_ffmpeg=$!
 pids+=($live_ffmpeg)
+
+echo "== HLS keep-alive: the requests of one playlist share connections"
+: >"$work/access.log"
+"$inspect" --json "$base/hls/fmp4/index.m3u8" >/dev/null || fail "audioinspect on the fMP4 playlist"
+read -r requests connections < <(awk '$3 == "audioinspect" { n++; c[$1] = 1 } END { print n, length(c) }' \
+    "$work/access.log")
+echo "  fMP4 playlist: $requests requests (playlist, init section, segments) over $connections connections"
+[ "${requests:-0}" -ge 3 ] && [ "${connections:-0}" -ge 1 ] && [ "$connections" -lt "$requests" ] ||
+    fail "keep-alive: $requests requests over $connections connections"
 
 echo "== HLS VOD over nginx: ffprobe on the same URL, local playlist, concatenated segments"
 python3 - "$inspect" "$base" "$root/Fixtures/hls" <<'PY' || fail "VOD checks"
@@ -127,7 +139,7 @@ ts_type=$("$inspect" --json "$root/Fixtures/hls/ts/seg0.ts" 2>/dev/null \
 if [ -n "$ts_type" ] && [ "$ts_type" != adts ]; then
     echo "== HLS MPEG-TS segments"
     n=$("$inspect" --json "$base/hls/ts/index.m3u8" | python3 -c 'import json,sys; print(json.load(sys.stdin)["parsed"]["packets"])')
-    want=$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$base/hls/ts/index.m3u8" | head -1)
+    want=$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$base/hls/ts/index.m3u8" | sed -n 1p)
     [ "$n" = "$want" ] || fail "ts: $n packets, ffprobe $want"
     echo "hls ts: OK ($n packets)"
 else

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import AudioInspectCommon
 import AudioStreamHLS
 import Dispatch
@@ -15,20 +16,34 @@ import Darwin
 /// keys, init sections, live reloads, retries) with this process's HTTP stack and writes the head, then
 /// the segments' bytes, decrypted, one after the other: one stream for `audioinspect` to parse, like any
 /// body (docs/hls.md, "audioinspect"). While a segment is written, the next one listed is fetched already
-/// (one segment of prefetch).
+/// (one segment of prefetch). Every request goes through one client whose connections are kept alive:
+/// the playlists, keys and segments of one origin reuse a connection instead of opening one each (docs/hls.md,
+/// "Keep-alive").
 ///
 /// The head is `200` with the Media Playlist's URL and three fields: `X-HLS-Media-Playlist`,
 /// `X-HLS-Live: yes|no`, `X-HLS-Variant` (the chosen variant's BANDWIDTH and CODECS, when there was a
 /// master playlist). A failure before the first segment (the playlist, its key) exits 1 with the reason,
 /// like any failed request; after it, the reason goes to standard error and the exit status is 1.
 enum HLSRelay {
+    /// How every request of the session is made: the caller's header fields, the bounds, the shared client.
+    struct Transfer: Sendable {
+        var headers: [(String, String)]
+        var deadline: Double?
+        var timeouts: HTTPTimeouts
+        var client: HTTPClient
+    }
+
     static func run(url: WebURL, headers: [(String, String)], deadline: Double?, timeouts: HTTPTimeouts) -> Never {
-        let prefetch = Prefetch(headers: headers, deadline: deadline, timeouts: timeouts)
+        // Shut down by the process's exit (run never returns).
+        let transfer = Transfer(
+            headers: headers, deadline: deadline, timeouts: timeouts,
+            client: HTTPFetch.makeClient(timeouts: timeouts, deadline: deadline))
+        let prefetch = Prefetch(transfer)
         let session = HLSSession(url: url.absoluteString)
         let reader = HLSBlockingReader(
             session: session,
             fetch: { request in
-                prefetch.take(request) ?? fetch(request, headers: headers, deadline: deadline, timeouts: timeouts)
+                prefetch.take(request) ?? fetch(request, via: transfer)
             },
             sleep: { seconds in
                 let until = min(MonotonicClock.now() + seconds, deadline ?? .infinity)
@@ -70,19 +85,20 @@ enum HLSRelay {
     }
 
     /// GET (with `Range` for a byte range), the whole body, at most `request.maxBytes`.
-    static func fetch(
-        _ request: HLSResourceRequest, headers: [(String, String)], deadline: Double?, timeouts: HTTPTimeouts
-    ) -> Result<[UInt8], HLSFetchFailure> {
+    static func fetch(_ request: HLSResourceRequest, via transfer: Transfer) -> Result<[UInt8], HLSFetchFailure> {
+        let (deadline, timeouts) = (transfer.deadline, transfer.timeouts)
         guard let url = WebURL(string: request.url) else {
             return .failure(HLSFetchFailure(WebURL.problem(with: request.url) ?? "not a valid URL"))
         }
-        var fields = headers
+        var fields = transfer.headers
         if let range = request.byteRange, range.length > 0 {
             fields.append(("Range", "bytes=\(range.offset)-\(range.offset + range.length - 1)"))
         }
         let opened: (fetch: HTTPFetch, head: ResponseHead, body: ResponseBodyQueue)
         do {
-            opened = try HTTPFetch.open(url, headers: fields, timeouts: timeouts, deadline: deadline, stop: { false })
+            opened = try HTTPFetch.open(
+                url, headers: fields, timeouts: timeouts, deadline: deadline, sharedClient: transfer.client,
+                stop: { false })
         } catch {
             return .failure(HLSFetchFailure(error.reason))
         }
@@ -112,15 +128,11 @@ enum HLSRelay {
 
     /// One segment fetched ahead on a Dispatch worker while the current one is written.
     final class Prefetch: Sendable {
-        private let headers: [(String, String)]
-        private let deadline: Double?
-        private let timeouts: HTTPTimeouts
+        private let transfer: Transfer
         private let state = Mutex<(request: HLSResourceRequest, done: DispatchSemaphore)?>(nil)
         private let result = Mutex<Result<[UInt8], HLSFetchFailure>?>(nil)
 
-        init(headers: [(String, String)], deadline: Double?, timeouts: HTTPTimeouts) {
-            (self.headers, self.deadline, self.timeouts) = (headers, deadline, timeouts)
-        }
+        init(_ transfer: Transfer) { self.transfer = transfer }
 
         /// Starts fetching `request` unless a prefetch is pending.
         func start(_ request: HLSResourceRequest) {
@@ -131,9 +143,9 @@ enum HLSRelay {
                 return true
             }
             guard started else { return }
-            let (headers, deadline, timeouts) = (self.headers, self.deadline, self.timeouts)
+            let transfer = self.transfer
             DispatchQueue.global().async {
-                let fetched = HLSRelay.fetch(request, headers: headers, deadline: deadline, timeouts: timeouts)
+                let fetched = HLSRelay.fetch(request, via: transfer)
                 self.result.withLock { $0 = fetched }
                 done.signal()
             }

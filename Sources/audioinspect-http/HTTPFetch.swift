@@ -57,13 +57,17 @@ struct HTTPTimeouts: Sendable {
 /// read no further ahead than its capacity).
 final class HTTPFetch: Sendable {
     /// The request header fields sent besides `Host` (which the client adds) and the caller's.
-    /// `Connection: close`: one request per connection (a redirect opens a new one), so a server that
-    /// closes an idle keep-alive connection cannot fail the next request.
+    /// `Connection: close` for a fetch with its own client: one request per connection (a redirect opens a
+    /// new one), so a server that closes an idle keep-alive connection cannot fail the next request. A
+    /// fetch on a shared client (``open(_:headers:timeouts:deadline:sharedClient:stop:)``: HLS) leaves it
+    /// out, so that its connections are kept alive and reused (HTTP/1.1 §9.3).
     static let requestHeaders = [
         ("User-Agent", "audioinspect"), ("Accept", "*/*"), ("Accept-Encoding", "identity"), ("Connection", "close"),
     ]
 
     private let client: HTTPClient
+    /// Whether `client` is this fetch's own (shut down by `close`) rather than shared.
+    private let ownsClient: Bool
     private let timeouts: HTTPTimeouts
     /// `requestHeaders` and the caller's (`Icy-MetaData: 1`).
     private let headers: [(String, String)]
@@ -73,10 +77,24 @@ final class HTTPFetch: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
-    private init(timeouts: HTTPTimeouts, deadline: Double?, headers: [(String, String)]) {
+    private init(timeouts: HTTPTimeouts, deadline: Double?, headers: [(String, String)], sharedClient: HTTPClient?) {
         self.timeouts = timeouts
         self.deadline = deadline
-        self.headers = Self.requestHeaders + headers
+        if let sharedClient {
+            self.headers = Self.requestHeaders.filter { $0.0 != "Connection" } + headers
+            client = sharedClient
+            ownsClient = false
+        } else {
+            self.headers = Self.requestHeaders + headers
+            client = Self.makeClient(timeouts: timeouts, deadline: deadline)
+            ownsClient = true
+        }
+    }
+
+    /// A client with this stack's configuration: HTTP/1.1 only, no redirects or decompression by the
+    /// client, the connect and read timeouts of `timeouts` bounded by `deadline`. Several fetches may share
+    /// one (their connections are then pooled and kept alive); its owner shuts it down.
+    static func makeClient(timeouts: HTTPTimeouts, deadline: Double?) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: Self.tlsConfiguration(), redirectConfiguration: .disallow,
             decompression: .disabled)
@@ -89,7 +107,7 @@ final class HTTPFetch: Sendable {
             read: Self.amount(timeouts.idle + 5))
         // A refused connection fails at once instead of being retried until the head deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Sends `GET url` (following redirects) and waits for the final response head.
@@ -97,14 +115,16 @@ final class HTTPFetch: Sendable {
     /// - Parameters:
     ///   - headers: header fields to send besides `requestHeaders`.
     ///   - deadline: the `--max-seconds` deadline (`MonotonicClock` seconds), if any.
+    ///   - sharedClient: a client from ``makeClient(timeouts:deadline:)`` to use, connections kept alive;
+    ///     `nil`: a client of the fetch's own, one connection, closed.
     ///   - stop: checked every 100 ms while waiting (^C).
     /// - Returns: the head and the body; `close()` the fetch when done.
     /// - Throws: `FetchError` when no 2xx response arrives, with the reason.
     static func open(
         _ url: WebURL, headers: [(String, String)], timeouts: HTTPTimeouts = HTTPTimeouts(), deadline: Double?,
-        stop: () -> Bool
+        sharedClient: HTTPClient? = nil, stop: () -> Bool
     ) throws(FetchError) -> (fetch: HTTPFetch, head: ResponseHead, body: ResponseBodyQueue) {
-        let fetch = HTTPFetch(timeouts: timeouts, deadline: deadline, headers: headers)
+        let fetch = HTTPFetch(timeouts: timeouts, deadline: deadline, headers: headers, sharedClient: sharedClient)
         let task = Task { await fetch.run(url) }
         fetch.task.withLock { $0 = task }
         while true {
@@ -124,10 +144,10 @@ final class HTTPFetch: Sendable {
         }
     }
 
-    /// Cancels what is still running and shuts the client down.
+    /// Cancels what is still running and shuts the client down (when it is the fetch's own).
     func close() {
         task.withLock { $0 }?.cancel()
-        try? client.syncShutdown()
+        if ownsClient { try? client.syncShutdown() }
     }
 
     // MARK: The request loop (an async task)
