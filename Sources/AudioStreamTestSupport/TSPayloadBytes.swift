@@ -21,17 +21,28 @@ package struct TSPayloadBytes {
     package init?(_ file: [UInt8]) {
         guard let (unit, prefix) = Self.unitLayout(file) else { return nil }
         var start = 0
+        var synced = true
+        var counters: [Int: UInt8] = [:]
         while start + unit <= file.count {
             let p = start + prefix
-            // Lost sync (garbage between packets): on to the next sync byte.
-            guard file[p] == 0x47 else {
+            // Lost sync (garbage between packets): on to the next sync byte that starts 4 units in a row (2 at
+            // least at the end of the file), so that a 0x47 inside garbage is not taken for a packet.
+            guard file[p] == 0x47, synced || Self.runOfUnits(file, at: p, unit: unit) else {
+                synced = false
                 start += 1
                 continue
             }
+            synced = true
             start += unit
             let pid = Int(file[p + 1] & 0x1F) << 8 | Int(file[p + 2])
             let control = file[p + 3] >> 4 & 3
-            guard control & 1 == 1 else { continue }
+            // §2.4.3.2: a packet with transport_error_indicator, a scrambled one (transport_scrambling_control
+            // not 0) and a null packet carry nothing to reassemble.
+            guard control & 1 == 1, file[p + 1] & 0x80 == 0, file[p + 3] & 0xC0 == 0, pid != 0x1FFF else { continue }
+            // §2.4.3.3: a packet with the previous packet's continuity_counter is a duplicate.
+            let counter = file[p + 3] & 0x0F
+            if counters[pid] == counter { continue }
+            counters[pid] = counter
             var payload = p + 4
             if control & 2 != 0 { payload += 1 + Int(file[p + 4]) }
             if file[p + 1] & 0x40 != 0, payload + 9 <= p + 188, file[payload] == 0, file[payload + 1] == 0,
@@ -45,6 +56,25 @@ package struct TSPayloadBytes {
                 streams[pid, default: []].append(file[k])
             }
         }
+    }
+
+    /// Whether the sync byte at `p` starts 4 units in a row with sync bytes (those the file holds; 2 at least).
+    private static func runOfUnits(_ file: [UInt8], at p: Int, unit: Int) -> Bool {
+        var count = 0
+        var at = p
+        while count < 4 && at < file.count {
+            guard file[at] == 0x47 else { return false }
+            count += 1
+            at += unit
+        }
+        return count >= 2
+    }
+
+    /// Whether `bytes` are a packet the demultiplexer may have cut from the stream at file offset `start`:
+    /// the elementary stream bytes from there on (``matches(start:bytes:)``) or, for LATM, bits inside the
+    /// LOAS frame that starts there (``matchesInsideLOASFrame(start:bytes:)``).
+    package func contains<Bytes: Collection<UInt8>>(start: Int64, bytes: Bytes) -> Bool {
+        matches(start: start, bytes: bytes) || matchesInsideLOASFrame(start: start, bytes: bytes)
     }
 
     /// Whether `bytes` are the elementary stream bytes from the one at file offset `start` on.

@@ -193,11 +193,7 @@ final class FuzzRecorder {
             // A frame of a transport stream: its pieces lie in consecutive payloads of its PID (an LATM
             // payload: at some bit of the LOAS frame that starts there).
             if tsPayloads == nil { tsPayloads = .some(TSPayloadBytes(input)) }
-            let ts = tsPayloads ?? nil
-            let inTS =
-                count == 1
-                && (ts?.matches(start: start, bytes: bytes) == true
-                    || ts?.matchesInsideLOASFrame(start: start, bytes: bytes) == true)
+            let inTS = count == 1 && (tsPayloads ?? nil)?.contains(start: start, bytes: bytes) == true
             if !inTS && (count != 1 || oggBodies?.matches(input, start: s, bytes: bytes) != true) {
                 fail("packet at \(offset) size \(size): bytes differ from the input at \(start)")
             }
