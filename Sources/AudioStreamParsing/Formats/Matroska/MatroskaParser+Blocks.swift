@@ -75,9 +75,7 @@ extension MatroskaParser {
         let (frames, variable) = frameCount(context.window, size: size, codec: codec)
         if packetsToDrop > 0 {
             // Before the packet a seek asked for, in its cue point's Cluster: counted, not delivered.
-            let limit = limits.maxPacketTableEntries
-            landing?.record(
-                index: dropUntil - Int64(packetsToDrop), frames: frames, pageOffset: blockStart, limit: limit)
+            recordLanding(index: dropUntil - Int64(packetsToDrop), frames: frames, blockStart: blockStart)
             packetsToDrop -= 1
             context.window.consume(size)
             return
@@ -126,10 +124,8 @@ extension MatroskaParser {
         if packetsToDrop > 0 {
             // Before the frame a seek asked for, in its cue point's Cluster: counted, not delivered.
             let drop = min(packetsToDrop, size / frameBytes)
-            let limit = limits.maxPacketTableEntries
             for k in 0..<drop {
-                landing?.record(
-                    index: dropUntil - Int64(packetsToDrop - k), frames: 1, pageOffset: blockStart, limit: limit)
+                recordLanding(index: dropUntil - Int64(packetsToDrop - k), frames: 1, blockStart: blockStart)
             }
             packetsToDrop -= drop
             context.window.consume(drop * frameBytes)
@@ -157,15 +153,24 @@ extension MatroskaParser {
 
     /// Records packet `index` (its block's start, its end and its frames) when it extends the tables.
     mutating func place(_ index: Int64, start: Int64, end: Int64, frames: Int64) {
-        let limit = limits.maxPacketTableEntries
         if landing != nil {
             // Past the tables (a seek there, or a discontinuity): the landing's packets.
-            landing?.record(index: index, frames: frames, pageOffset: start, limit: limit)
+            recordLanding(index: index, frames: frames, blockStart: start)
             return
         }
+        let limit = limits.maxPacketTableEntries
         if offsets.record(packet: index, start: start, end: end, limit: limit) != .skipped {
             _ = startFrames.record(packet: index, start: nextFrame, end: nextFrame + frames, limit: limit)
         }
         nextFrame += frames
+    }
+
+    /// Records packet `index` of the landing (its frames and its block's start), when it is the next one.
+    mutating func recordLanding(index: Int64, frames: Int64, blockStart: Int64) {
+        guard var recorded = landing else { return }
+        let count = recorded.relativeFrames.count
+        recorded.record(index: index, frames: frames, pageOffset: blockStart, limit: limits.maxPacketTableEntries)
+        if recorded.relativeFrames.count > count { landingOffsets.append(blockStart) }
+        landing = recorded
     }
 }

@@ -35,10 +35,7 @@ extension MatroskaParser {
                     context.diagnose(
                         .junkSkipped, .mkv("Cluster"), "resynchronised after \(scanned + Int64(i)) bytes")
                     // A Cluster starts a new one; a block continues in the Cluster (or BlockGroup) at hand.
-                    if b == 0x1F {
-                        open.removeAll { $0.level >= 1 }
-                        resyncOnClusterOnly = false
-                    }
+                    if b == 0x1F { open.removeAll { $0.level >= 1 } }
                     state = .elements
                     return .continue
                 case .undecided(let needed):
@@ -78,8 +75,6 @@ extension MatroskaParser {
         case .header(let h): header = h
         }
         if header.id == MatroskaElementID.cluster { return .confirmed }
-        // After an estimated seek only a Cluster will do: its Timestamp places the packets.
-        if resyncOnClusterOnly { return .rejected }
         guard header.id == MatroskaElementID.simpleBlock || header.id == MatroskaElementID.blockGroup,
             let body = header.bodySize, body > 0, body <= Int64(limits.maxPacketBytes)
         else { return .rejected }

@@ -59,6 +59,8 @@ extension MatroskaParser {
             index.landingIndex = landing.firstIndex
             index.landingFrame = start
             index.landingFrames = landing.relativeFrames
+            index.landingOffsets = landingOffsets
+            index.landingIsExact = landingIsExact
         }
         return index
     }
@@ -94,7 +96,6 @@ extension MatroskaParser {
         resetCodecState()
         framesToDrop = 0
         packetsToDrop = 0
-        resyncOnClusterOnly = false
         // Inside the Segment, in a Cluster whose end the next Cluster (or any level-1 element) marks.
         open.removeAll { $0.level >= 1 }
         open.append(OpenElement(id: MatroskaElementID.cluster, level: 1, end: nil))
@@ -109,16 +110,32 @@ extension MatroskaParser {
             if let frame = map.packetToFrame(first)?.value { nextFrame = frame }
             return true
         }
+        let index = seekIndex()
         landing = OggSeekLanding(firstIndex: packet)
-        if let cue = seekIndex().cue(at: byteOffset, forPacket: packet) {
-            // A cue point's Cluster: its time is known; the packets before `packet` in it are dropped.
-            landing = OggSeekLanding(firstIndex: cue.label)
+        landingOffsets = []
+        if let k = index.landingPacket(packet, at: byteOffset), let frame = index.frame(ofPacket: packet)?.value {
+            // A packet the last landing delivered: its block again (the frames before it in the block dropped),
+            // numbered and placed in time as that landing was.
+            framesToDrop = k
+            _ = landing?.place(frameAtPageEnd: frame)
+            return true
+        }
+        landingIsExact = false
+        if let cue = index.cue(at: byteOffset, forPacket: packet) {
+            if index.framesPerPacket != nil {
+                landingIsExact = true
+                // A cue point's Cluster with an exact label: the packets before `packet` in it are counted
+                // and dropped, and the first packet delivered is `packet`.
+                landing = OggSeekLanding(firstIndex: cue.label)
+                dropUntil = packet
+                packetsToDrop = Int(min(packet - cue.label, Int64(limits.maxPacketTableEntries)))
+            }
+            // An estimated label (Opus, Vorbis) gives nothing exact to count from: the Cluster's first packet
+            // is delivered, labelled `packet`. Either way the cue point's time places that packet.
             _ = landing?.place(frameAtPageEnd: cue.frame)
-            dropUntil = packet
-            packetsToDrop = Int(min(packet - cue.label, Int64(limits.maxPacketTableEntries)))
         } else {
-            // An estimate: search for the next Cluster, whose Timestamp places the landing.
-            resyncOnClusterOnly = true
+            // An estimated offset: search for the next Cluster or block of a known track (inside a Cluster,
+            // the next block); the next Cluster's Timestamp places the landing.
             state = .resync(scanned: 0)
         }
         return true

@@ -98,12 +98,14 @@ struct MatroskaParser: FormatParser {
     var clusterTimestamp: UInt64?
     /// A seek past the parsed packets: what was delivered since, and when placed, its frame.
     var landing: OggSeekLanding?
+    /// The block start (relative to `dataOffset`) of each packet the landing recorded, and whether their
+    /// indices are exact (counted from an exact cue point's label).
+    var landingOffsets: [Int64] = []
+    var landingIsExact = false
     /// After a seek to a Cluster a cue point names: the packets to drop before `dropUntil`, the packet
     /// sought (they are counted into the landing, not delivered).
     var packetsToDrop = 0
     var dropUntil: Int64 = 0
-    /// After an estimated seek, resynchronise on a Cluster only (its Timestamp places the landing).
-    var resyncOnClusterOnly = false
     var isFinished = false
 
     init(options: ParserOptions) {
@@ -180,6 +182,8 @@ struct MatroskaParser: FormatParser {
         resetCodecState()
         // Packets were lost: the next ones are placed by the next Cluster's Timestamp, not the tables.
         landing = OggSeekLanding(firstIndex: context.nextPacketIndex)
+        landingOffsets = []
+        landingIsExact = false
         let position = context.window.position
         if let end = waitingEnd, end > position {
             // The element being waited for is lost; the next one starts where it ends.

@@ -40,6 +40,9 @@ struct MatroskaSeekIndex: Sendable {
     var landingIndex: Int64?
     var landingFrame: Int64?
     var landingFrames: [Int64] = []
+    /// The block start of each packet the landing recorded, and whether the landing's indices are exact.
+    var landingOffsets: [Int64] = []
+    var landingIsExact = false
 
     /// Builds the cue list: the points of `track` from `points` at or after the end of the tables, with
     /// their frames (`frame(ofTime:)`) and offsets (`offset(ofCluster:)`), labelled.
@@ -116,14 +119,32 @@ struct MatroskaSeekIndex: Sendable {
     /// estimate from its frame; `nil` when neither applies.
     func byte(ofPacket packet: Int64) -> Translation<Int64>? {
         guard packet >= tableCount else { return nil }
+        if let first = landingIndex, packet >= first, packet - first < Int64(landingOffsets.count) {
+            return Translation(value: landingOffsets[Int(packet - first)], isEstimated: !landingIsExact)
+        }
         if let cue = cues.last(where: { $0.label <= packet }) {
             return Translation(value: cue.offset, isEstimated: !exact)
         }
-        if tableCount == 0 && packet == 0 { return Translation(value: 0, isEstimated: false) }
+        // Before any block was parsed, packet 0 is searched for from the data offset (the first Cluster's
+        // start); its own place, its block's start, is not known yet.
+        if tableCount == 0 && packet == 0 { return Translation(value: 0, isEstimated: true) }
         guard cues.isEmpty, let rate = bytesPerFrame, let frame = frame(ofPacket: packet)?.value else { return nil }
         let byte = Double(frame) * rate
         guard byte >= 0, byte < 9e18 else { return nil }
         return Translation(value: Int64(byte), isEstimated: true)
+    }
+
+    /// For a packet the landing recorded whose block starts at `offset`: the number of packets before it in
+    /// that block (the frames of a laced block share its start).
+    func landingPacket(_ packet: Int64, at offset: Int64) -> Int? {
+        guard let first = landingIndex, packet >= first, packet - first < Int64(landingOffsets.count) else {
+            return nil
+        }
+        let k = Int(packet - first)
+        guard landingOffsets[k] == offset else { return nil }
+        var start = k
+        while start > 0 && landingOffsets[start - 1] == offset { start -= 1 }
+        return k - start
     }
 
     /// The cue point whose Cluster starts at `offset`, the last at or before packet `packet`.
