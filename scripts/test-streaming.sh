@@ -541,7 +541,11 @@ work, root, inspect, player, port = sys.argv[1:6]
 toc = lambda n: max(2, n // 100 + 1)           # Xing/Info TOC: 1 % entries
 linear = lambda n: max(2, -(-6 * n // 100))    # Ogg: average page bytes per packet of what was parsed: 6 %
 adts = lambda n: max(2, -(-16 * n // 100))     # ADTS: average distance between the frames parsed: 16 %
-mkv_nocues = lambda n: max(2, -(-16 * n // 100))  # Matroska without Cues: estimate, then the next Cluster
+mkv_nocues = lambda n: max(2, -(-16 * n // 100))  # Matroska without Cues: estimate, then the next block
+# Matroska Cues with estimated labels (Opus): a packet seek lands on the Cluster of the last cue point at or
+# before its label and delivers that Cluster's first packet labelled with the target (docs/formats/matroska.md):
+# at most one Cluster's packets before it (these inputs: 1 s Clusters, 50 packets of 20 ms).
+mkv_cluster = lambda n: 50
 cases = [
     ("MP3 CBR, no Xing (bit-rate arithmetic)", "gen/cbr.mp3", lambda n: 0, {}),
     ("MP3 CBR, Info TOC", "mpeg/mp3-44100-2ch-lame-cbr128.mp3", toc, {}),
@@ -576,9 +580,9 @@ cases = [
     # 20 s WebM made here with its Cues at the end, and no Cues (Duration and bit rate estimate, resync on
     # the next Cluster). FLAC's constant frames per packet makes Cue seeks exact; Opus packets past what was
     # parsed are labelled from the average frames per packet (docs/formats/matroska.md).
-    ("WebM Opus, Cues first", "mkv/opus-48000-2ch-cues-front.webm", lambda n: 1, {}),
-    ("WebM Opus, Cues at end", "mkv/opus-48000-2ch-cues-end.webm", lambda n: 1, {}),
-    ("WebM Opus, Cues at end, 20 s", "gen/live-cues.webm", lambda n: 1, {}),
+    ("WebM Opus, Cues first", "mkv/opus-48000-2ch-cues-front.webm", mkv_cluster, {}),
+    ("WebM Opus, Cues at end", "mkv/opus-48000-2ch-cues-end.webm", mkv_cluster, {}),
+    ("WebM Opus, Cues at end, 20 s", "gen/live-cues.webm", mkv_cluster, {}),
     ("MKA FLAC, Cues at end", "mkv/flac-22050-1ch-cues-end.mka", None, {}),
     ("MKA Opus, no Cues", "mkv/opus-48000-2ch-no-cues.mka", mkv_nocues, {}),
 ]
