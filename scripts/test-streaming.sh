@@ -95,6 +95,7 @@ cat >"$work/icecast.xml" <<XML
   <mount><mount-name>/live.opus</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.ogg</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.opus</mount-name><burst-size>2048</burst-size></mount>
+  <mount><mount-name>/live.webm</mount-name><burst-size>2048</burst-size></mount>
 </icecast>
 XML
 icecast2 -c "$work/icecast.xml" >"$work/icecast.log" 2>&1 &
@@ -338,12 +339,14 @@ echo "icecast ogg: OK"
 # ---------------------------------------------------------------------------------------------------
 echo "== Icecast: live WebM/Opus (ffmpeg -f webm)"
 # ffmpeg remuxes the 20 s Ogg Opus file above into WebM in real time (-re -c copy -f webm, a Segment of
-# unknown size, Clusters as it goes) to /live.webm; Icecast keeps the WebM header (EBML, Segment, Info,
-# Tracks) for new listeners and starts them at a Cluster. A listener 2.5 s in must get the Opus track
-# (fileType webm, formatID opus) and packets whose sizes are a contiguous run of the local parse of the
+# unknown size, Clusters of 1 s as it goes) to /live.webm; Icecast keeps the WebM header (EBML, Segment, Info,
+# Tracks) for new listeners and starts them at a Cluster within the mount's burst (2 KiB, as the Ogg mounts:
+# with the default 16 KiB the burst reaches back to the first Cluster). A listener 2.5 s in must get the
+# Opus track (fileType webm, formatID opus) and packets whose sizes are a contiguous run of the local parse of the
 # same Opus packets (the Ogg file), not starting at its first packet.
-ffmpeg -nostdin -loglevel error -re -i "$work/live.opus" -c copy -content_type audio/webm -f webm \
-    "icecast://source:sourcepw@127.0.0.1:$ice_port/live.webm" >"$work/ffmpeg-webm.log" 2>&1 &
+ffmpeg -nostdin -loglevel error -re -i "$work/live.opus" -c copy -cluster_time_limit 1000 \
+    -content_type audio/webm -f webm "icecast://source:sourcepw@127.0.0.1:$ice_port/live.webm" \
+    >"$work/ffmpeg-webm.log" 2>&1 &
 webm_source=$!
 pids+=($webm_source)
 for _ in $(seq 1 50); do
