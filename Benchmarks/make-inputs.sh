@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates the benchmark inputs (not committed) with real encoders from Debian:
-#   60-minute files for every format, plus 15 s and 60 s cuts for the 1-byte-feeding benchmark.
+#   60-minute files for every format (WebM/Opus and MKA/FLAC remuxed from the Opus and FLAC files), plus 15 s and 60 s cuts for the 1-byte-feeding benchmark.
 #
 #   Benchmarks/make-inputs.sh [--out DIR] [--minutes N]
 #
@@ -80,6 +80,10 @@ encode_set() { # tag source.wav
     make_one "vorbis-$tag.ogg" sh -c 'oggenc --quiet -q 4 -s 1234 -o "$TMP" "$SRC"' &
     make_one "opus-$tag.opus" sh -c 'opusenc --quiet --bitrate 96 --serial 5678 "$SRC" "$TMP"'
     wait
+    # Matroska: the same Opus and FLAC streams remuxed (ffmpeg's WebM and Matroska muxers: Clusters of
+    # about 5 s, Cues after the Clusters).
+    make_one "webm-$tag.webm" sh -c "$ff -i \"opus-$tag.opus\" $bitexact -c:a copy -f webm \"\$TMP\""
+    make_one "mka-$tag.mka" sh -c "$ff -i \"flac-$tag.flac\" $bitexact -c:a copy -f matroska \"\$TMP\""
 }
 
 long_seconds=$((minutes * 60))

@@ -890,6 +890,15 @@ mk mkv/flac-44100-2ch-chapters-tags.mka "Tags (TITLE, ARTIST, ALBUM, GENRE, COMM
 mk mkv/mp3-44100-2ch-cover.mka "a cover attachment (cover.png, image/png) and an album-level plus a track-level Tag (mkvmerge)" "cover: 32x32 PNG (ffmpeg noise, seed 9)" \
     '$FF -f lavfi -i "color=c=gray:s=32x32,format=rgb24,noise=alls=100:allf=u:all_seed=9" -frames:v 1 $BX -c:v png "$T/cover.png" && $FF -filter_complex "$SIG" $BX -c:a libmp3lame -b:a 64k "$T/c.mp3" && printf "<?xml version=\"1.0\"?>\n<Tags><Tag><Targets><TargetTypeValue>50</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Album</String></Simple><Simple><Name>ARTIST</Name><String>Cover Artist</String></Simple></Tag><Tag><Targets><TargetTypeValue>30</TargetTypeValue></Targets><Simple><Name>TITLE</Name><String>Cover Track</String></Simple></Tag></Tags>\n" > "$T/tags.xml" && $MKVMERGE --global-tags "$T/tags.xml" --attachment-mime-type image/png --attachment-name cover.png --attach-file "$T/cover.png" -o "$OUT" "$T/c.mp3"'
 
+# ---- seeking: 4 s in Clusters of 500 ms with Cues before the Clusters, after them, and none
+sine 48000 4 2
+mk_ff mkv/opus-48000-2ch-cues-front.webm "seeking: Cues before the Clusters (ffmpeg -reserve_index_space), Clusters of 500 ms" "" -c:a libopus -b:a 32k -cluster_time_limit 500 -reserve_index_space 600
+mk_ff mkv/opus-48000-2ch-cues-end.webm "seeking: Cues after the Clusters, found through the SeekHead (range request), Clusters of 500 ms" "" -c:a libopus -b:a 32k -cluster_time_limit 500
+mk mkv/opus-48000-2ch-no-cues.mka "seeking without Cues: Duration and bit rate estimate, Clusters of 500 ms (mkvmerge --no-cues)" "" \
+    '$FF -filter_complex "$SIG" $BX -c:a libopus -b:a 32k "$T/s.opus" && $MKVMERGE --no-cues --cluster-length 500ms -o "$OUT" "$T/s.opus"'
+sine 22050 3 1
+mk_ff mkv/flac-22050-1ch-cues-end.mka "seeking with a constant frames per packet: FLAC, Cues after the Clusters, Clusters of 500 ms" "" -c:a flac -cluster_time_limit 500
+
 # ---- malformed Matroska (python3 tools/make_malformed_mkv.py; documented in malformed/expected.json)
 SIGDESC="(derived from mkv/opus-48000-2ch-ffmpeg.webm)"
 python3 tools/make_malformed_mkv.py mkv/opus-48000-2ch-ffmpeg.webm malformed > /dev/null
@@ -965,9 +974,10 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ts-*" "python3 tools/ts_fixtures.py mal
     fi
 } > "$T/versions.txt"
 cat "$T/versions.txt"
-find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.json' | sort > "$T/files.txt"
+find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.json' ! -name '*.txt' | sort > "$T/files.txt"
 python3 tools/provenance.py "$PROV" README.md "$T/versions.txt" --files "$T/files.txt"
 python3 tools/manifest.py check malformed
 
-echo "generate.sh: $(find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.json' | wc -l) files," \
+./make-mkv-oracles.sh
+echo "generate.sh: $(find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.json' ! -name '*.txt' | wc -l) files," \
      "$(du -cb $(find "${DIRS[@]}" -maxdepth 1 -type f ! -name '*.ffprobe.json') | tail -1 | cut -f1) bytes"

@@ -42,7 +42,7 @@ nice="${FUZZ_NICE:-10}"
 # Keep in the order of FuzzHarness.all (Tests/AudioStreamParsingTests/FuzzHarnesses/FuzzHarness.swift).
 all=(FuzzAny FuzzChunking FuzzMPEG FuzzADTS FuzzWAVE FuzzAIFF FuzzCAF FuzzNeXT FuzzMP4 FuzzOgg FuzzFLAC
     FuzzID3v2 FuzzID3v1 FuzzAPEv2 FuzzVorbisComment FuzzMP4ItemList FuzzFLACPicture FuzzChunkText FuzzICY
-    FuzzCodecHeaders FuzzMatroska FuzzAMR FuzzMPEGTS FuzzAC3)
+    FuzzCodecHeaders FuzzMatroska FuzzAMR FuzzMPEGTS FuzzAC3 FuzzEBML FuzzChunkingMatroska)
 if [ "$mode" = list ]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 for h in "${harnesses[@]}"; do
@@ -111,10 +111,10 @@ for h in "${harnesses[@]}"; do
     artifacts="$here/.artifacts/$h"
     mkdir -p "$corpus" "$artifacts"
     dict="$here/Dictionaries/$h.dict"
-    case "$h" in FuzzAny | FuzzChunking) dict="$bin/all.dict" ;; esac
+    case "$h" in FuzzAny | FuzzChunking) dict="$bin/all.dict" ;; FuzzEBML | FuzzChunkingMatroska) dict="$here/Dictionaries/FuzzMatroska.dict" ;; esac
     case "$h" in
-        FuzzChunking) maxlen=65544 ;;
-        FuzzAny | FuzzMPEG | FuzzADTS | FuzzWAVE | FuzzAIFF | FuzzCAF | FuzzNeXT | FuzzMP4 | FuzzOgg | FuzzFLAC | FuzzMatroska | FuzzMPEGTS | FuzzAC3) maxlen=131072 ;;
+        FuzzChunking | FuzzChunkingMatroska) maxlen=65544 ;;
+        FuzzAny | FuzzMPEG | FuzzADTS | FuzzWAVE | FuzzAIFF | FuzzCAF | FuzzNeXT | FuzzMP4 | FuzzOgg | FuzzFLAC | FuzzMatroska | FuzzMPEGTS | FuzzAC3 | FuzzAMR | FuzzEBML) maxlen=131072 ;;
         *) maxlen=65536 ;;
     esac
     args=(-max_total_time="$seconds" -rss_limit_mb="$rss" -malloc_limit_mb="$malloc" -timeout="$timeout"

@@ -4,7 +4,7 @@
     seeds.py FIXTURES_DIR SEEDS_DIR harness...
 
 Format harnesses get whole files of their Fixtures/ folder(s) plus the matching malformed inputs;
-FuzzAny every file; FuzzChunking every file with a control trailer (see FuzzChunking.swift). Tag and
+FuzzAny every file; FuzzChunking every file (FuzzChunkingMatroska: those of mkv/) with a control trailer (see FuzzChunking.swift). Tag and
 codec harnesses get the structures cut out of the fixtures (ID3v2/ID3v1/APEv2 tags, FLAC and Ogg
 comment/picture blocks, MP4 boxes, RIFF/AIFF/CAF chunk bodies), prefixed with the selector byte where
 the harness reads one. Deterministic; files are named by content hash, so re-running adds nothing twice.
@@ -24,7 +24,7 @@ def media(folders, malformed_prefixes=()):
     for folder in folders:
         d = os.path.join(fixtures, folder)
         for name in sorted(os.listdir(d)):
-            if name.endswith(('.json', '.md', '.sh', '.py')):
+            if name.endswith(('.json', '.md', '.sh', '.py', '.txt')):
                 continue
             if folder == 'malformed' and malformed_prefixes and not name.startswith(malformed_prefixes):
                 continue
@@ -113,9 +113,10 @@ def after(data, magic, n=4096):
 def seeds_for(h):
     if h == 'FuzzAny':
         return media(ALL)
-    if h == 'FuzzChunking':
+    if h in ('FuzzChunking', 'FuzzChunkingMatroska'):
         out = []
-        for k, f in enumerate(media(ALL)):
+        folders = ['mkv'] if h == 'FuzzChunkingMatroska' else ALL
+        for k, f in enumerate(media(folders)):
             f = f[:64 * 1024]
             out.append(f + bytes([k & 0xFF, 1, 0, 0, 5, 0, 0, 0]))
             if k % 3 == 0:  # 1- to 17-byte chunks, a discontinuity at chunk 5 dropping 17 bytes
@@ -137,6 +138,7 @@ def seeds_for(h):
         'FuzzAMR': (['amr'], ('amr', 'awb')),
         'FuzzMPEGTS': (['ts', 'malformed'], ('ts',)),
         'FuzzAC3': (['ac3', 'malformed'], ('ac3', 'eac3')),
+        'FuzzEBML': (['mkv', 'malformed'], ('mk', 'webm')),
     }
     if h in formats:
         return media(*formats[h])

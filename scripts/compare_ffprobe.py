@@ -36,6 +36,8 @@ FORMATS = [
     ("flac", "flac", None),
     ("vorbis", "ogg", None),
     ("opus", "opus", None),
+    ("webm", "webm", None),
+    ("mka", "mka", None),
 ]
 
 

@@ -16,6 +16,9 @@
 #      Listeners that connect mid-stream get packets whose sizes are a contiguous run of the local
 #      parse; on the chains, the current link's title at their first packet and every later link's
 #      title in order, announced right before the link's first packet.
+#   2b. Icecast, WebM: ffmpeg remuxes the live Ogg Opus file into WebM in real time (-f webm -content_type
+#      audio/webm) to /live.webm; a listener 2.5 s in gets the Opus track and a contiguous run of its
+#      packets, not from the first.
 #   3. nginx: every fixture with an oracle fetched over HTTP (TCP reads of random sizes, seeded through
 #      audioinspect's AUDIOINSPECT_TEST_RECV_SEED test hook) gives the same audioinspect/1 JSON as the
 #      local file (except "source"); a Range request answers 206 with the requested bytes; the chained
@@ -25,7 +28,8 @@
 #   4. nginx + Examples/RangePlayer (built here, debug): for one input of every format (MP3 CBR without
 #      a TOC, MP3 with Info/Xing TOC, ADTS, WAV, AIFF, CAF ALAC (pakt before and after the data) and PCM,
 #      AU, FLAC with and without
-#      SEEKTABLE, Ogg Vorbis and Opus, MP4 faststart, moov-at-end, fragmented), playing the whole file
+#      SEEKTABLE, Ogg Vorbis and Opus, MP4 faststart, moov-at-end, fragmented, Matroska/WebM with Cues
+#      before and after the Clusters and without Cues), playing the whole file
 #      through 4 KiB Range windows gives the local parse's packets; seeks to the middle, last and first
 #      packet (sync API, and --async through AudioStreamEventSequence) give packets equal to the local
 #      parse's from the landed index, which must be the requested one for formats with tables and
@@ -91,6 +95,7 @@ cat >"$work/icecast.xml" <<XML
   <mount><mount-name>/live.opus</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.ogg</mount-name><burst-size>2048</burst-size></mount>
   <mount><mount-name>/chain.opus</mount-name><burst-size>2048</burst-size></mount>
+  <mount><mount-name>/live.webm</mount-name><burst-size>2048</burst-size></mount>
 </icecast>
 XML
 icecast2 -c "$work/icecast.xml" >"$work/icecast.log" 2>&1 &
@@ -332,6 +337,45 @@ for mount, codec, title in (("chain.ogg", "vorbis", "Chain Vorbis {}"), ("chain.
 PY
 echo "icecast ogg: OK"
 # ---------------------------------------------------------------------------------------------------
+echo "== Icecast: live WebM/Opus (ffmpeg -f webm)"
+# ffmpeg remuxes the 20 s Ogg Opus file above into WebM in real time (-re -c copy -f webm, a Segment of
+# unknown size, Clusters of 1 s as it goes) to /live.webm; Icecast keeps the WebM header (EBML, Segment, Info,
+# Tracks) for new listeners and starts them at a Cluster within the mount's burst (2 KiB, as the Ogg mounts:
+# with the default 16 KiB the burst reaches back to the first Cluster). A listener 2.5 s in must get the
+# Opus track (fileType webm, formatID opus) and packets whose sizes are a contiguous run of the local parse of the
+# same Opus packets (the Ogg file), not starting at its first packet.
+ffmpeg -nostdin -loglevel error -re -i "$work/live.opus" -c copy -cluster_time_limit 1000 \
+    -content_type audio/webm -f webm "icecast://source:sourcepw@127.0.0.1:$ice_port/live.webm" \
+    >"$work/ffmpeg-webm.log" 2>&1 &
+webm_source=$!
+pids+=($webm_source)
+for _ in $(seq 1 50); do
+    curl -s --max-time 2 -u admin:adminpw "http://127.0.0.1:$ice_port/admin/listmounts" | grep -q '"/live.webm"' \
+        && break
+    sleep 0.1
+done
+sleep 2.5
+"$inspect" --follow --json --packets --max-seconds 4 "http://127.0.0.1:$ice_port/live.webm" \
+    >"$work/follow-live.webm.jsonl" 2>"$work/follow-live.webm.log" || fail "audioinspect --follow (WebM) failed"
+kill "$webm_source" 2>/dev/null || true
+python3 - "$work" <<'PY' || fail "Icecast WebM stream check"
+import json, sys
+work = sys.argv[1]
+ev = [json.loads(l) for l in open(f"{work}/follow-live.webm.jsonl") if l.strip()]
+loc = json.load(open(f"{work}/local-live.opus.json"))
+sizes = [p["size"] for p in loc["packets"]]
+got = [e["size"] for e in ev if e["event"] == "packet"]
+fmt = next(e for e in ev if e["event"] == "format")
+assert fmt["fileType"] == "webm" and fmt["formatID"] == "opus", fmt
+assert len(got) > 50, f"live.webm: only {len(got)} packets"
+starts = [i for i in range(len(sizes) - len(got) + 1) if sizes[i:i + len(got)] == got]
+assert starts, "live.webm: received packet sizes are not a contiguous run of the local parse"
+assert starts[0] > 0, "live.webm: the listener got the stream from its first packet, not mid-stream"
+print(f"icecast live.webm: {len(got)} packets from local packet {starts[0]}, "
+      f"time to first packet {ev[-1]['firstPacketSeconds'] * 1000:.1f} ms")
+PY
+echo "icecast webm: OK"
+# ---------------------------------------------------------------------------------------------------
 echo "== nginx: every fixture over HTTP equals the local parse"
 ngx_port=$(free_port) || fail "no free port"
 ngxs_port=$(free_port) || fail "no free port"
@@ -464,6 +508,8 @@ ffmpeg -nostdin -loglevel error $(ogg_mix 10 44100 35 440) -filter_complex amix=
 flac -s -f --no-padding -S 1s -o "$work/gen/seektable.flac" "$work/gen/src.wav" || fail "flac: seektable.flac"
 ffmpeg -nostdin -loglevel error -i "$work/gen/src.wav" -c:a flac -fflags +bitexact -flags +bitexact \
     "$work/gen/noseektable.flac" || fail "ffmpeg: noseektable.flac"
+ffmpeg -nostdin -loglevel error -i "$work/live.opus" -c copy -cluster_time_limit 1000 -fflags +bitexact \
+    -flags +bitexact "$work/gen/live-cues.webm" || fail "ffmpeg: live-cues.webm"
 cp "$work/live.ogg" "$work/gen/live.ogg"
 cp "$work/live.opus" "$work/gen/live.opus"
 
@@ -478,6 +524,12 @@ work, root, inspect, player, port = sys.argv[1:6]
 toc = lambda n: max(2, n // 100 + 1)           # Xing/Info TOC: 1 % entries
 linear = lambda n: max(2, -(-6 * n // 100))    # Ogg: average page bytes per packet of what was parsed: 6 %
 adts = lambda n: max(2, -(-16 * n // 100))     # ADTS: average distance between the frames parsed: 16 %
+mkv_nocues = lambda n: max(2, -(-16 * n // 100))  # Matroska without Cues: estimate, then the next block
+# Matroska Cues with estimated labels (Opus): a packet seek lands on the Cluster of the last cue point at or
+# before its label and delivers that Cluster's first packet labelled with the target (docs/formats/matroska.md):
+# at most one Cluster's packets before it (these inputs: Clusters of 500 ms and 1 s, 25 and 50 packets of
+# 20 ms; the seeks here, to multiples of 25, landed within 1 on 2026-11-26).
+mkv_cluster = lambda n: 50
 cases = [
     ("MP3 CBR, no Xing (bit-rate arithmetic)", "gen/cbr.mp3", lambda n: 0, {}),
     ("MP3 CBR, Info TOC", "mpeg/mp3-44100-2ch-lame-cbr128.mp3", toc, {}),
@@ -508,6 +560,15 @@ cases = [
     ("MP4 moov at end, 20 s", "gen/moov-end.m4a", None, {"tableAtEnd": True}),
     # Only fragments already seen can be seeked into: play it through first, then seek.
     ("fragmented MP4", "mp4/aac-44100-2ch-frag.mp4", None, {"initial": None}),
+    # Matroska: Cues before the Clusters, after them (fetched through the SeekHead: two byte requests), a
+    # 20 s WebM made here with its Cues at the end, and no Cues (Duration and bit rate estimate, resync on
+    # the next Cluster). FLAC's constant frames per packet makes Cue seeks exact; Opus packets past what was
+    # parsed are labelled from the average frames per packet (docs/formats/matroska.md).
+    ("WebM Opus, Cues first", "mkv/opus-48000-2ch-cues-front.webm", mkv_cluster, {}),
+    ("WebM Opus, Cues at end", "mkv/opus-48000-2ch-cues-end.webm", mkv_cluster, {}),
+    ("WebM Opus, Cues at end, 20 s", "gen/live-cues.webm", mkv_cluster, {}),
+    ("MKA FLAC, Cues at end", "mkv/flac-22050-1ch-cues-end.mka", None, {}),
+    ("MKA Opus, no Cues", "mkv/opus-48000-2ch-no-cues.mka", mkv_nocues, {}),
 ]
 AFTER = 8
 def local_path(rel): return f"{work}/{rel}" if rel.startswith("gen/") else f"{root}/Fixtures/{rel}"

@@ -66,7 +66,7 @@ package enum FixtureCatalog {
     /// The folder of malformed inputs (no oracles).
     package static var malformedRoot: String { (fixturesRoot as NSString).appendingPathComponent("malformed") }
 
-    /// Every media file under `Fixtures/<folder>/` (one level deep, excluding `malformed/`, oracle JSON,
+    /// Every media file under `Fixtures/<folder>/` (one level deep, excluding `malformed/`, oracle JSON and text,
     /// scripts, tools and README), sorted.
     package static let mediaFiles: [Fixture] = {
         let fm = FileManager.default
@@ -78,7 +78,8 @@ package enum FixtureCatalog {
             guard fm.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue,
                 let names = try? fm.contentsOfDirectory(atPath: dir)
             else { continue }
-            for name in names.sorted() where !name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasSuffix(".md")
+            for name in names.sorted()
+            where !name.hasSuffix(".json") && !name.hasPrefix(".") && !name.hasSuffix(".md") && !name.hasSuffix(".txt")
             {
                 var fileIsDir: ObjCBool = false
                 let full = (dir as NSString).appendingPathComponent(name)

@@ -15,6 +15,9 @@ struct PacketMap {
     /// For packets the constants and tables above do not place: an estimated byte offset (a seek
     /// table such as MP3's Xing TOC, or bit-rate arithmetic). Answers are marked estimated.
     var estimatedByteOffset: (@Sendable (_ packet: Int64) -> Int64?)?
+    /// For packets the constants and tables above do not place: their byte offset, exact or estimated as
+    /// the answer says (Matroska: the Cluster of a cue point). Asked before `estimatedByteOffset`.
+    var unplacedPacketByte: (@Sendable (_ packet: Int64) -> Translation<Int64>?)?
     /// The inverse of `estimatedByteOffset`: the packet an unplaced data byte probably belongs to.
     var estimatedPacket: (@Sendable (_ byte: Int64) -> PacketPosition?)?
     /// For packets past the end of `packetOffsets` (or all packets, without a table): the average
@@ -65,6 +68,7 @@ struct PacketMap {
         if let table = packetOffsets, packet < table.count {
             return Translation(value: table[Int(packet)], isEstimated: false)
         }
+        if let answer = unplacedPacketByte?(packet) { return answer }
         if let estimate = estimatedByteOffset?(packet) { return Translation(value: estimate, isEstimated: true) }
         if let average = estimatedBytesPerPacket, average > 0, average.isFinite {
             let (baseIndex, base) = estimationBase

@@ -181,12 +181,15 @@ struct SeekTests {
                     let spans = full.packets.map { PacketSpan(offset: $0.offset, size: Int64($0.size)) }
                     let gotSpans = got.map { PacketSpan(offset: $0.offset, size: Int64($0.size)) }
                     var k = spans.firstIndex { $0.offset >= Int64(start) } ?? spans.count
-                    if fixture.folder == "ogg" || fixture.folder == "ts" {
-                        // Ogg: the parser resynchronises at the next page; a transport stream at the next PES
-                        // packet of its stream (a frame's header inside a PES packet is not searched for:
-                        // docs/formats/mpeg-ts.md, "Seeking"). Ogg: packets that begin in the page the
+                    if ["ogg", "mkv", "ts"].contains(fixture.folder) {
+                        // Ogg: the parser resynchronises at the next page; packets that begin in the page the
                         // offset fell into cannot be delimited (their lacing is in that page's header), so the
                         // tail starts with the first packet that begins on a page at or after the offset.
+                        // Matroska likewise at the next block (or Cluster): the frames of a laced block (PCM
+                        // sample frames, Xiph/EBML/fixed lacing) are delimited by its header, and packetToByte
+                        // is the block's start (docs/formats/matroska.md, "Seeking and translations"). A transport
+                        // stream at the next PES packet of its stream (a frame header inside a PES packet is not
+                        // searched for: docs/formats/mpeg-ts.md, "Seeking").
                         k =
                             full.packets.indices.first { i in
                                 (full.parser.packetToByte(Int64(i)).map { $0.value + full.dataOffset } ?? 0)

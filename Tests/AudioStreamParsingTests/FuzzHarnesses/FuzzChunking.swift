@@ -2,7 +2,8 @@
 @testable import AudioStreamParsing
 #endif
 
-/// The chunking differential over every format (detection chooses).
+/// The chunking differential over every format (detection chooses; `FuzzChunking`), or over the
+/// formats `only` names (`FuzzChunkingMatroska`).
 ///
 /// Input layout: the stream, then an 8-byte control trailer (so a fixture with a trailer appended is a
 /// good seed, and mutations of the stream keep the trailer):
@@ -34,11 +35,11 @@ enum FuzzChunking {
         var beforeDiscontinuity: Int?
     }
 
-    static func run(_ data: [UInt8]) throws {
+    static func run(_ data: [UInt8], only: Set<AudioFileType>? = nil) throws {
         guard data.count >= trailerCount else { return }
         let c = Array(data[(data.count - trailerCount)...])
         let stream = Array(data[..<(data.count - trailerCount)])
-        var options = FuzzHarness.options(only: nil)
+        var options = FuzzHarness.options(only: only)
         if c[7] & 1 != 0 { options.bufferUnparsedMediaUpTo = 1 << 20 }
         let whole = try parse(stream, chunks: [stream.count], discontinuityAt: nil, dropped: 0, options: options)
         var rng = UInt64(c[0]) | UInt64(c[1]) << 8 | UInt64(c[2]) << 16 | UInt64(c[3]) << 24

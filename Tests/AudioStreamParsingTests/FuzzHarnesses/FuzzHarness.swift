@@ -51,6 +51,8 @@ enum FuzzHarness {
         ("FuzzAMR", { try FuzzFormat.run($0, only: [.amr]) }),
         ("FuzzMPEGTS", { try FuzzFormat.run($0, only: [.mpeg2TransportStream]) }),
         ("FuzzAC3", { try FuzzFormat.run($0, only: [.ac3, .enhancedAC3]) }),
+        ("FuzzEBML", { try FuzzEBML.run($0) }),
+        ("FuzzChunkingMatroska", { try FuzzChunking.run($0, only: [.matroska, .webM]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }

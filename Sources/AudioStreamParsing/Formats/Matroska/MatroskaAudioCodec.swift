@@ -26,6 +26,14 @@ struct MatroskaAudioCodec {
         case flac(FLACStreamInfo)
         /// Linear PCM: each block is a run of constant-size frames.
         case pcm(frameBytes: Int)
+
+        /// Packets of one stream may hold different frame counts (Opus, Vorbis).
+        var isVariable: Bool {
+            switch self {
+            case .opus, .vorbis: return true
+            case .constant, .flac, .pcm: return false
+            }
+        }
     }
 
     var streamDescription: StreamDescription

@@ -72,29 +72,13 @@ extension MatroskaParser {
     mutating func emitFrame(_ context: inout ParseContext, size: Int, codec: MatroskaAudioCodec, blockStart: Int64) {
         let index = context.nextPacketIndex
         let start = context.window.position - (dataOffset ?? 0)
-        var frames: Int64 = Int64(codec.streamDescription.framesPerPacket)
-        var variable: UInt32 = 0
-        switch codec.frameCounter {
-        case .constant:
-            break
-        case .opus:
-            // The TOC byte and, for a code-3 packet, the frame count byte, when the packet holds them.
-            frames = OpusPacket.frames(
-                toc: size > 0 ? context.window.peekUInt8(at: 0) : nil,
-                second: size > 1 ? context.window.peekUInt8(at: 1) : nil)
-            variable = UInt32(frames)
-        case .vorbis(var counter):
-            let measured = size > 0 ? (try? counter.measure(first: context.window.peekUInt8(at: 0))) ?? nil : nil
-            self.codec?.frameCounter = .vorbis(counter)
-            frames = Int64(measured?.frames ?? 0)
-            variable = UInt32(frames)
-        case .flac(let info):
-            if case .valid(let h) = FLACFrameHeader.decode(context.window, at: 0, streamInfo: info, variable: nil) {
-                frames = Int64(h.blockSize)
-            }
-            variable = frames == Int64(codec.streamDescription.framesPerPacket) ? 0 : UInt32(clamping: frames)
-        case .pcm:
-            break
+        let (frames, variable) = frameCount(context.window, size: size, codec: codec)
+        if packetsToDrop > 0 {
+            // Before the packet a seek asked for, in its cue point's Cluster: counted, not delivered.
+            recordLanding(index: dropUntil - Int64(packetsToDrop), frames: frames, blockStart: blockStart)
+            packetsToDrop -= 1
+            context.window.consume(size)
+            return
         }
         context.emitPacket(size: size, variableFrames: variable, frames: frames)
         place(index, start: blockStart, end: start + Int64(size), frames: frames)
@@ -103,10 +87,50 @@ extension MatroskaParser {
         largestPacket = max(largestPacket, size)
     }
 
+    /// The frames of the packet of `size` bytes at the window's position, and its
+    /// `mVariableFramesInPacket` (0 for the stream's constant count).
+    mutating func frameCount(_ window: InputWindow, size: Int, codec: MatroskaAudioCodec) -> (Int64, UInt32) {
+        var frames: Int64 = Int64(codec.streamDescription.framesPerPacket)
+        var variable: UInt32 = 0
+        switch codec.frameCounter {
+        case .constant:
+            break
+        case .opus:
+            // The TOC byte and, for a code-3 packet, the frame count byte, when the packet holds them.
+            frames = OpusPacket.frames(
+                toc: size > 0 ? window.peekUInt8(at: 0) : nil, second: size > 1 ? window.peekUInt8(at: 1) : nil)
+            variable = UInt32(frames)
+        case .vorbis(var counter):
+            let measured = size > 0 ? (try? counter.measure(first: window.peekUInt8(at: 0))) ?? nil : nil
+            self.codec?.frameCounter = .vorbis(counter)
+            frames = Int64(measured?.frames ?? 0)
+            variable = UInt32(frames)
+        case .flac(let info):
+            if case .valid(let h) = FLACFrameHeader.decode(window, at: 0, streamInfo: info, variable: nil) {
+                frames = Int64(h.blockSize)
+            }
+            variable = frames == Int64(codec.streamDescription.framesPerPacket) ? 0 : UInt32(clamping: frames)
+        case .pcm:
+            break
+        }
+        return (frames, variable)
+    }
+
     /// Emits the sample frames of `size` bytes of linear PCM at the window's position, one packet each,
     /// all placed at their block's start (as the frames of a laced block), and skips a partial frame at
     /// the end with a diagnostic.
     mutating func emitPCM(_ context: inout ParseContext, size: Int, frameBytes: Int, blockStart: Int64) {
+        var size = size
+        if packetsToDrop > 0 {
+            // Before the frame a seek asked for, in its cue point's Cluster: counted, not delivered.
+            let drop = min(packetsToDrop, size / frameBytes)
+            for k in 0..<drop {
+                recordLanding(index: dropUntil - Int64(packetsToDrop - k), frames: 1, blockStart: blockStart)
+            }
+            packetsToDrop -= drop
+            context.window.consume(drop * frameBytes)
+            size -= drop * frameBytes
+        }
         let index = context.nextPacketIndex
         let start = context.window.position - (dataOffset ?? 0)
         let count = size / frameBytes
@@ -129,10 +153,24 @@ extension MatroskaParser {
 
     /// Records packet `index` (its block's start, its end and its frames) when it extends the tables.
     mutating func place(_ index: Int64, start: Int64, end: Int64, frames: Int64) {
+        if landing != nil {
+            // Past the tables (a seek there, or a discontinuity): the landing's packets.
+            recordLanding(index: index, frames: frames, blockStart: start)
+            return
+        }
         let limit = limits.maxPacketTableEntries
         if offsets.record(packet: index, start: start, end: end, limit: limit) != .skipped {
             _ = startFrames.record(packet: index, start: nextFrame, end: nextFrame + frames, limit: limit)
         }
         nextFrame += frames
+    }
+
+    /// Records packet `index` of the landing (its frames and its block's start), when it is the next one.
+    mutating func recordLanding(index: Int64, frames: Int64, blockStart: Int64) {
+        guard var recorded = landing else { return }
+        let count = recorded.relativeFrames.count
+        recorded.record(index: index, frames: frames, pageOffset: blockStart, limit: limits.maxPacketTableEntries)
+        if recorded.relativeFrames.count > count { landingOffsets.append(blockStart) }
+        landing = recorded
     }
 }

@@ -25,13 +25,15 @@ extension MatroskaParser {
         (MatroskaElementID.attachments, .container(.decoded, limit: .buffered)),
         (MatroskaElementID.ebml, .leaf(.decoded, limit: .headerChunk)),
         (MatroskaElementID.discardPadding, .leaf(.decoded, limit: .headerChunk)),
-        (MatroskaElementID.seekHead, .skipped),
-        (MatroskaElementID.cues, .skipped),
+        (MatroskaElementID.timestamp, .leaf(.decoded, limit: .headerChunk)),
+        (MatroskaElementID.seekHead, .container(.decoded, limit: .buffered)),
+        (MatroskaElementID.cues, .container(.decoded, limit: .buffered)),
         (MatroskaElementID.void, .skipped),
         (MatroskaElementID.crc32, .skipped),
     ])
 
     mutating func stepElement(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
+        if case .fetching(let back) = cuesFetch { return try stepFetchedCues(&context, returnTo: back) }
         let position = context.window.position
         closeEnded(at: position)
         let header: EBMLHeader
@@ -51,9 +53,13 @@ extension MatroskaParser {
         }
         if let size = header.size, let end = open.last?.end, position + size > end {
             if inCluster { return damaged(&context, "\(header.name) of \(size) bytes runs past its parent") }
-            context.diagnose(
-                .sizeCorrected, .mkv(header.name),
-                "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
+            // Once per element: an element buffered whole is looked at again for each chunk until it is readable.
+            if pastParentDiagnosedAt != position {
+                pastParentDiagnosedAt = position
+                context.diagnose(
+                    .sizeCorrected, .mkv(header.name),
+                    "element runs past its parent \(open.last.map { MatroskaElementID.name(of: $0.id) } ?? "")")
+            }
         }
         guard ElementStream.endFits(header, at: position) else {
             throw context.error(
@@ -98,8 +104,14 @@ extension MatroskaParser {
         switch header.id {
         case MatroskaElementID.segment:
             open.removeAll()
+            segmentDataStart = position + Int64(header.headerSize)
+            segmentEnd = header.size.map { position + $0 }
         case MatroskaElementID.cluster:
-            if !published { try publish(&context, at: position) }
+            if !published {
+                try publish(&context, at: position)
+                if let request = requestCues(&context, at: position) { return request }
+            }
+            clusterTimestamp = nil
         default:
             groupIsParsedTrack = false
         }
@@ -132,7 +144,8 @@ extension MatroskaParser {
         let position = context.window.position
         let limit: Int
         switch header.id {
-        case MatroskaElementID.ebml, MatroskaElementID.discardPadding: limit = limits.maxHeaderChunkBytes
+        case MatroskaElementID.ebml, MatroskaElementID.discardPadding, MatroskaElementID.timestamp:
+            limit = limits.maxHeaderChunkBytes
         case MatroskaElementID.tags, MatroskaElementID.chapters:
             limit = min(limits.maxTagBytes, limits.maxBufferedBytes)
         default: limit = limits.maxBufferedBytes
@@ -168,6 +181,18 @@ extension MatroskaParser {
                 if groupIsParsedTrack, let v = EBMLValue.signed(whole.dropFirst(header.headerSize)) {
                     lastDiscardPadding = v
                 }
+            case MatroskaElementID.timestamp:
+                if inCluster, let time = EBMLValue.unsigned(whole.dropFirst(header.headerSize)) {
+                    clusterTimestampRead(time)
+                }
+            case MatroskaElementID.seekHead:
+                let master = try EBMLMaster(whole: whole, depth: 2, limits: limits)
+                if cuesPosition == nil {
+                    cuesPosition = MatroskaCues.cuesPosition(in: master, depth: 2, limits: limits)
+                }
+            case MatroskaElementID.cues:
+                let master = try EBMLMaster(whole: whole, depth: 2, limits: limits)
+                cuePoints = MatroskaCues.decode(master, depth: 2, limits: limits, notes: &notes)
             case MatroskaElementID.info:
                 info = try MatroskaSegmentInfo.decode(try EBMLMaster(whole: whole, depth: 2, limits: limits))
                 announceMetadata(&context)

@@ -78,10 +78,34 @@ struct MatroskaParser: FormatParser {
     var framesToDrop = 0
     /// Where the element being waited for ends (a discontinuity resumes there).
     var waitingEnd: Int64?
+    /// Where the last "runs past its parent" diagnostic was given (not repeated while its element is
+    /// waited for).
+    var pastParentDiagnosedAt: Int64?
     /// Set by a discontinuity: the next element starts here.
     var resumeAt: Int64?
     /// The stream had a seek or a discontinuity.
     var hadJump = false
+    /// Where the Segment's data starts and where it ends (`nil`: unknown size); Cue and Seek positions
+    /// count from its start.
+    var segmentDataStart: Int64?
+    var segmentEnd: Int64?
+    /// The cue points read (every track), and the Cues' position a SeekHead gave.
+    var cuePoints: [MatroskaCuePoint] = []
+    var cuesPosition: UInt64?
+    /// The Cues fetched with a byte range request before the first Cluster.
+    var cuesFetch = CuesFetch.none
+    /// The current Cluster's Timestamp.
+    var clusterTimestamp: UInt64?
+    /// A seek past the parsed packets: what was delivered since, and when placed, its frame.
+    var landing: OggSeekLanding?
+    /// The block start (relative to `dataOffset`) of each packet the landing recorded, and whether their
+    /// indices are exact (counted from an exact cue point's label).
+    var landingOffsets: [Int64] = []
+    var landingIsExact = false
+    /// After a seek to a Cluster a cue point names: the packets to drop before `dropUntil`, the packet
+    /// sought (they are counted into the landing, not delivered).
+    var packetsToDrop = 0
+    var dropUntil: Int64 = 0
     var isFinished = false
 
     init(options: ParserOptions) {
@@ -156,6 +180,10 @@ struct MatroskaParser: FormatParser {
     mutating func discontinuity(_ context: inout ParseContext) {
         hadJump = true
         resetCodecState()
+        // Packets were lost: the next ones are placed by the next Cluster's Timestamp, not the tables.
+        landing = OggSeekLanding(firstIndex: context.nextPacketIndex)
+        landingOffsets = []
+        landingIsExact = false
         let position = context.window.position
         if let end = waitingEnd, end > position {
             // The element being waited for is lost; the next one starts where it ends.
@@ -168,37 +196,11 @@ struct MatroskaParser: FormatParser {
         waitingEnd = nil
     }
 
-    mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
-        guard published, dataOffset != nil else { return false }
-        hadJump = true
-        resumeAt = nil
-        waitingEnd = nil
-        resetCodecState()
-        // The landing block's first packet: the packets of a laced block share its start.
-        let map = packetMap
-        let first = map.byteToPacket(byteOffset)?.value.packet ?? packet
-        framesToDrop = Int(max(0, min(packet - first, Int64(limits.maxPacketBytes))))
-        if let frame = map.packetToFrame(first)?.value { nextFrame = frame }
-        // Inside the Segment, in a Cluster whose end the next Cluster (or any level-1 element) marks.
-        open.removeAll { $0.level >= 1 }
-        open.append(OpenElement(id: MatroskaElementID.cluster, level: 1, end: nil))
-        state = .elements
-        return true
-    }
-
     /// Forgets what the next packet's frame count depends on (Vorbis: the previous block size).
     mutating func resetCodecState() {
         if case .vorbis(var counter)? = codec?.frameCounter {
             counter.reset()
             codec?.frameCounter = .vorbis(counter)
         }
-    }
-
-    var packetMap: PacketMap {
-        var map = PacketMap()
-        if offsets.packetCount > 0 { map.packetOffsets = offsets.offsets }
-        if startFrames.packetCount > 0 { map.packetFrames = startFrames.offsets }
-        if isFinished && !hadJump { map.packetCount = emittedPackets }
-        return map
     }
 }
