@@ -473,45 +473,50 @@ enum JSONEscaping {
     /// (a scan writes megabytes of tags, and a walk scalar by scalar cost 27 instructions a byte).
     static func appendQuoted(_ s: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        var text = s
-        text.withUTF8 { utf8 in
-            let raw = UnsafeRawBufferPointer(utf8)
-            var run = 0  // start of the bytes not copied yet
-            var i = 0
-            while i < utf8.count {
-                if i + 8 <= utf8.count, isPlain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let b = utf8[i]
-                if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
-                    i += 1
-                    continue
-                }
-                let length: Int
-                let scalar: UInt32
-                if b < 0x80 {
-                    length = 1
-                    scalar = UInt32(b)
-                } else {
-                    // A valid sequence (a `String`'s bytes): its length from the lead byte.
-                    length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-                    var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-                    for k in 1..<length { v = v << 6 | UInt32(utf8[i + k] & 0x3F) }
-                    scalar = v
-                    guard TerminalText.needsEscape(Unicode.Scalar(v) ?? " ") else {
-                        i += length
-                        continue
-                    }
-                }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[run..<i]))
-                appendEscape(scalar, to: &bytes)
-                i += length
-                run = i
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[run..<utf8.count]))
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &bytes) }) == nil {
+            var text = s
+            text.withUTF8 { appendEscaped($0, to: &bytes) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The body of `appendQuoted`: the escaped bytes of `utf8`, valid UTF-8.
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        let raw = UnsafeRawBufferPointer(utf8)
+        var run = 0  // start of the bytes not copied yet
+        var i = 0
+        while i < utf8.count {
+            if i + 8 <= utf8.count, isPlain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let b = utf8[i]
+            if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
+            let length: Int
+            let scalar: UInt32
+            if b < 0x80 {
+                length = 1
+                scalar = UInt32(b)
+            } else {
+                // A valid sequence (a `String`'s bytes): its length from the lead byte.
+                length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for k in 1..<length { v = v << 6 | UInt32(utf8[i + k] & 0x3F) }
+                scalar = v
+                guard TerminalText.needsEscape(Unicode.Scalar(v) ?? " ") else {
+                    i += length
+                    continue
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+            appendEscape(scalar, to: &bytes)
+            i += length
+            run = i
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
     }
 
     /// True when none of the 8 bytes of `word` needs a look: no byte below 0x20, none at or above 0x7F, no

@@ -59,9 +59,9 @@ struct OggHeadAndTailTests {
         let bytes = try fixture.bytes()
         let last = try #require(Self.lastPageStart(bytes))
         let parser = AudioStreamParser()
-        let head = try Self.feedHead(parser, bytes)
-        // The jump skips at least one byte; a fixture whose header reading reached its last page has no tail.
-        guard last - 5 > head else { return }
+        _ = try Self.feedHead(parser, bytes)
+        // The tail may begin before the end of the head (a short fixture): a discontinuity says only that the
+        // bytes do not follow the previous ones.
         try parser.parse(bytes[(last - 5)...], flags: .discontinuity)
         try parser.finish()
         let info = try #require(parser.packetTableInfo, "\(path)")
@@ -70,25 +70,13 @@ struct OggHeadAndTailTests {
         #expect(duration.frames == expected && duration.isEstimated && duration.source == .packetTable, "\(path)")
     }
 
-    @Test("the fixtures with a tail: most of them")
-    func enoughFixturesHaveATail() throws {
-        var withTail = 0
-        for path in Self.singleStreams {
-            let bytes = try FixtureCatalog.fixture(path).bytes()
-            let head = try Self.feedHead(AudioStreamParser(), bytes)
-            if let last = Self.lastPageStart(bytes), last - 5 > head { withTail += 1 }
-        }
-        #expect(withTail >= 10, "\(withTail) of \(Self.singleStreams.count)")
-    }
-
     @Test("a tail of another link, or of nothing the followed stream wrote, announces no length")
     func chainedTailTellsNothing() throws {
         for path in ["ogg/vorbis-chained-44100-2ch-22050-1ch.ogg", "ogg/opus-chained-2ch-1ch.opus"] {
             let bytes = try FixtureCatalog.fixture(path).bytes()
             let last = try #require(Self.lastPageStart(bytes))
             let parser = AudioStreamParser()
-            let head = try Self.feedHead(parser, bytes)
-            guard last - 5 > head else { continue }
+            _ = try Self.feedHead(parser, bytes)
             let before = parser.packetTableInfo
             try parser.parse(bytes[(last - 5)...], flags: .discontinuity)
             try parser.finish()
