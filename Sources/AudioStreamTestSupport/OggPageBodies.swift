@@ -63,7 +63,7 @@ package struct OggPageBodies {
         (0..<4).reduce(UInt32(0)) { $0 | UInt32(input[i + 22 + $1]) << (8 * $1) }
     }
 
-    static func checksum(_ page: ArraySlice<UInt8>) -> UInt32 {
+    package static func checksum(_ page: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0
         for (k, byte) in page.enumerated() {
             let b = (22..<26).contains(k) ? 0 : byte

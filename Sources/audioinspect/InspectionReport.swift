@@ -113,6 +113,8 @@ final class Inspector {
     private var skippedAudio = false
     /// The input's size when known (a regular file), for `--quick`'s estimate.
     private var inputSize: Int64?
+    /// `--quick` on Ogg: the parser announced the end trimming from the tail's last granule position.
+    private var tailTrimmingAnnounced = false
 
     init(options: InspectOptions, seekable: Bool = false) {
         self.options = options
@@ -126,6 +128,7 @@ final class Inspector {
         if seekable {
             parser.propertyListener = { [unowned self] parser, id in
                 if id == .requestedByteOffset, let offset = parser.requestedByteOffset { requestedOffset = offset }
+                if id == .packetTableInfo, skippedAudio { tailTrimmingAnnounced = true }
             }
         }
     }
@@ -135,7 +138,20 @@ final class Inspector {
     static func inspect(_ input: inout some ByteSource, source: String, options: InspectOptions) -> InspectionReport {
         let inspector = Inspector(options: options, seekable: input.isSeekable)
         let failure = inspector.run(&input)
+        if failure == nil, inspector.tailToldNothing, (try? input.seek(to: 0)) != nil {
+            // `--quick` on an Ogg stream whose tail did not give its length (a chained stream whose last link
+            // is another logical stream): read it whole, as without `--quick`.
+            var whole = options
+            whole.quick = false
+            return inspect(&input, source: source, options: whole)
+        }
         return inspector.report(source: source, failure: failure)
+    }
+
+    /// `--quick` jumped to the tail of an Ogg stream and the parser found no length there: the tail held no
+    /// page of the followed logical stream with a granule position, or a new link began in it.
+    private var tailToldNothing: Bool {
+        skippedAudio && parser.fileFormat == .ogg && !tailTrimmingAnnounced
     }
 
     /// Opens `path` (`-` for standard input), parses it and returns the report.
@@ -260,24 +276,26 @@ final class Inspector {
         }
     }
 
-    /// The window size of `--quick` until the header is parsed.
-    static let quickHeadWindow = 64 << 10
+    /// The window size of `--quick` until the header is parsed: small, because a parser reads every byte
+    /// of a window it is given (an Ogg parser checks every page's CRC), and most headers are a few KiB.
+    static let quickHeadWindow = 16 << 10
     /// How many bytes at the end of a file `--quick` reads: the last frames and the tags that end the
-    /// stream (ID3v1, APEv2, Lyrics3, an appended ID3v2; larger trailing tags are read in part).
-    static let quickTailBytes: Int64 = 128 << 10
+    /// stream (ID3v1, APEv2, Lyrics3, an appended ID3v2; larger trailing tags are read in part); for Ogg
+    /// 64 KiB, more than the largest page (65,307 bytes), so the last page is always read whole.
+    static func quickTailBytes(_ type: AudioFileType) -> Int64 {
+        type == .ogg ? 64 << 10 : 128 << 10
+    }
 
     /// `--quick`, once the header is parsed: where to jump to, or `nil` to read on. Only the formats whose
-    /// walk reads the audio frame by frame (frame headers of MPEG audio, ADTS, AC-3, LOAS and FLAC) jump,
-    /// to the last `quickTailBytes`; the others touch no audio byte anyway (a chunk container's PCM, MP4
-    /// samples: mapped, never paged in), so they are read whole and their values stay exact; so is Ogg
-    /// (below).
+    /// walk reads the audio frame by frame or page by page (frame headers of MPEG audio, ADTS, AC-3, LOAS and
+    /// FLAC; Ogg pages) jump, to the last `quickTailBytes`; the others touch no audio byte anyway (a chunk container's PCM, MP4 samples: mapped,
+    /// never paged in), so they are read whole and their values stay exact. After the jump an Ogg parser
+    /// announces the length from the last granule position (docs/formats/ogg.md, "Head and tail").
     private func quickJump(size: Int64?, position: Int64) -> Int64? {
         inputSize = size
-        // Ogg is read whole: its duration is the last page's granule position, which the parser announces
-        // (as `packetTableInfo`) only at the end of a continuous walk, not after a jump.
-        guard let size, let type = parser.fileFormat, type != .ogg, Self.readsStreamBytes(type) || type == .flac
+        guard let size, let type = parser.fileFormat, Self.readsStreamBytes(type) || type == .flac
         else { return nil }
-        let tail = size - Self.quickTailBytes
+        let tail = size - Self.quickTailBytes(type)
         guard tail > position else { return nil }
         skippedAudio = true
         return tail

@@ -12,6 +12,9 @@ enum JSONValue {
     /// infinities, which JSON cannot represent, are written as `null`.
     case double(Double)
     case string(String)
+    /// A string of the bytes' lower-case hex digits (magic cookies, SHA-256 digests), written straight into
+    /// the document (no `String` in between, nothing to escape).
+    case hex([UInt8])
     case array([JSONValue])
     case object([(String, JSONValue)])
     /// An array whose elements are produced while it is written (long packet lists are never
@@ -66,38 +69,102 @@ struct JSONWriter<Output: TextOutputStream> {
     }
 
     private mutating func write(_ value: JSONValue, depth: Int, compact: Bool) {
+        if compact {
+            writeCompact(value)
+            return
+        }
+        switch value {
+        case .object(let members): writeObject(members, depth: depth)
+        case .array(let elements):
+            var iterator = elements.makeIterator()
+            writeArray(&iterator, depth: depth, scalarsInline: !elements.contains { $0.isContainer })
+        case .lazyArray(let make):
+            var iterator = make()
+            writeArray(&iterator, depth: depth, scalarsInline: false)
+        default: writeScalar(value)
+        }
+    }
+
+    /// A value on one line (members and elements separated by `, `, keys by `: `): the JSON Lines record,
+    /// and the elements of the pretty writer's arrays of containers.
+    private mutating func writeCompact(_ value: JSONValue) {
+        switch value {
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for member in members {
+                if !first { append(", ") }
+                first = false
+                JSONEscaping.appendQuoted(member.0, to: &bytes)
+                append(": ")
+                writeCompact(member.1)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (i, element) in elements.enumerated() {
+                if i > 0 { append(", ") }
+                writeCompact(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .lazyArray(let make):
+            bytes.append(UInt8(ascii: "["))
+            var first = true
+            for element in make() {
+                if !first { append(", ") }
+                first = false
+                writeCompact(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        default: writeScalar(value)
+        }
+    }
+
+    private mutating func writeScalar(_ value: JSONValue) {
         switch value {
         case .null: append("null")
         case .bool(let b):
             if b { append("true") } else { append("false") }
-        case .int(let i): bytes.append(contentsOf: String(i).utf8)
-        case .uint(let u): bytes.append(contentsOf: String(u).utf8)
+        case .int(let i):
+            if i < 0 { bytes.append(UInt8(ascii: "-")) }
+            appendDecimal(i.magnitude)
+        case .uint(let u): appendDecimal(u)
         case .double(let d):
             if d.isFinite { bytes.append(contentsOf: d.description.utf8) } else { append("null") }
         case .string(let s): JSONEscaping.appendQuoted(s, to: &bytes)
-        case .object(let members): writeObject(members, depth: depth, compact: compact)
-        case .array(let elements):
-            writeArray(
-                AnyIterator(elements.makeIterator()), depth: depth, compact: compact,
-                scalarsInline: !elements.contains { $0.isContainer })
-        case .lazyArray(let make): writeArray(make(), depth: depth, compact: compact, scalarsInline: false)
+        case .hex(let data): JSONEscaping.appendQuotedHex(data, to: &bytes)
+        case .object, .array, .lazyArray: writeCompact(value)
         }
     }
 
-    private mutating func writeObject(_ members: [(String, JSONValue)], depth: Int, compact: Bool) {
-        if members.isEmpty {
-            append("{}")
+    /// The decimal digits of `value` (as `String(value)` writes them).
+    private mutating func appendDecimal(_ value: UInt64) {
+        if value < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: 0x30 &+ value))
             return
         }
-        if compact {
-            bytes.append(UInt8(ascii: "{"))
-            for (i, (key, value)) in members.enumerated() {
-                if i > 0 { append(", ") }
-                JSONEscaping.appendQuoted(key, to: &bytes)
-                append(": ")
-                write(value, depth: depth, compact: true)
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20 && value >= power {
+            digits += 1
+            power = power &* 10
+        }
+        let end = bytes.count + digits
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        bytes.withUnsafeMutableBufferPointer { out in
+            var v = value
+            var k = end
+            while v > 0 {
+                k -= 1
+                out[k] = UInt8(truncatingIfNeeded: 0x30 &+ v % 10)
+                v /= 10
             }
-            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func writeObject(_ members: [(String, JSONValue)], depth: Int) {
+        if members.isEmpty {
+            append("{}")
             return
         }
         append("{\n")
@@ -112,13 +179,14 @@ struct JSONWriter<Output: TextOutputStream> {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    private mutating func writeArray(_ elements: AnyIterator<JSONValue>, depth: Int, compact: Bool, scalarsInline: Bool)
-    {
+    private mutating func writeArray(
+        _ elements: inout some IteratorProtocol<JSONValue>, depth: Int, scalarsInline: Bool
+    ) {
         guard let first = elements.next() else {
             append("[]")
             return
         }
-        if compact || scalarsInline {
+        if scalarsInline {
             bytes.append(UInt8(ascii: "["))
             write(first, depth: depth, compact: true)
             while let next = elements.next() {
@@ -151,6 +219,7 @@ extension JSONWriter where Output == String {
     /// are, without a string in between.
     static func lineBytes(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter(output: "")
+        writer.bytes.reserveCapacity(4096)  // most documents fit: no regrowth and copy while writing
         writer.write(value, depth: 0, compact: true)
         writer.bytes.append(0x0A)
         return writer.bytes
@@ -187,7 +256,7 @@ extension InspectionReport {
                             ])
                     })
             } ?? .null)
-        add("magicCookie", magicCookie.map { .string(Self.hex($0)) } ?? .null)
+        add("magicCookie", magicCookie.map { .hex($0) } ?? .null)
         add(
             "channelLayout",
             channelLayout.map { layout in
@@ -315,7 +384,7 @@ extension InspectionReport {
             ("mimeType", .string(picture.mimeType)),
             ("pictureType", .uint(UInt64(picture.pictureType))),
             ("bytes", .int(Int64(picture.data.count))),
-            ("sha256", .string(SHA256.hexDigest(picture.data))),
+            ("sha256", .hex(SHA256.digest(picture.data))),
         ]
         if data { members.append(("data", .string(Base64.encoded(picture.data)))) }
         return .object(members)
@@ -399,40 +468,107 @@ enum JSONEscaping {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `quoted(s)`'s UTF-8 bytes to `bytes`: printable ASCII is copied as it is; the rest goes
-    /// scalar by scalar through the escaping rules.
+    /// Appends `quoted(s)`'s UTF-8 bytes to `bytes`, walking the UTF-8 bytes: runs of bytes that need no
+    /// escape are copied whole; a scalar outside ASCII is decoded only to ask `TerminalText.needsEscape`
+    /// (a scan writes megabytes of tags, and a walk scalar by scalar cost 27 instructions a byte).
     static func appendQuoted(_ s: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        let plain = s.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
-            guard !buffer.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            bytes.append(contentsOf: buffer)
-            return true
+        if s.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &bytes) }) == nil {
+            var text = s
+            text.withUTF8 { appendEscaped($0, to: &bytes) }
         }
-        if plain == true {
-            bytes.append(UInt8(ascii: "\""))
-            return
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The body of `appendQuoted`: the escaped bytes of `utf8`, valid UTF-8.
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        let raw = UnsafeRawBufferPointer(utf8)
+        var run = 0  // start of the bytes not copied yet
+        var i = 0
+        while i < utf8.count {
+            if i + 8 <= utf8.count, isPlain(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                i += 8
+                continue
+            }
+            let b = utf8[i]
+            if b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C {
+                i += 1
+                continue
+            }
+            let length: Int
+            let scalar: UInt32
+            if b < 0x80 {
+                length = 1
+                scalar = UInt32(b)
+            } else {
+                // A valid sequence (a `String`'s bytes): its length from the lead byte.
+                length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for k in 1..<length { v = v << 6 | UInt32(utf8[i + k] & 0x3F) }
+                scalar = v
+                guard TerminalText.needsEscape(Unicode.Scalar(v) ?? " ") else {
+                    i += length
+                    continue
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+            appendEscape(scalar, to: &bytes)
+            i += length
+            run = i
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": appendASCII("\\\"", to: &bytes)
-            case "\\": appendASCII("\\\\", to: &bytes)
-            case "\n": appendASCII("\\n", to: &bytes)
-            case "\r": appendASCII("\\r", to: &bytes)
-            case "\t": appendASCII("\\t", to: &bytes)
-            case "\u{08}": appendASCII("\\b", to: &bytes)
-            case "\u{0C}": appendASCII("\\f", to: &bytes)
-            default:
-                if TerminalText.needsEscape(scalar) {
-                    let hex = String(scalar.value, radix: 16, uppercase: false)
-                    appendASCII("\\u", to: &bytes)
-                    for _ in 0..<max(0, 4 - hex.count) { bytes.append(UInt8(ascii: "0")) }
-                    bytes.append(contentsOf: hex.utf8)
-                } else {
-                    UTF8.encode(scalar) { bytes.append($0) }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
+    }
+
+    /// True when none of the 8 bytes of `word` needs a look: no byte below 0x20, none at or above 0x7F, no
+    /// `"` and no `\` (word-at-a-time tests: a byte below n sets its high bit in `(w − n·0x01…) & ~w`).
+    @inline(__always)
+    private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        guard word & high == 0 else { return false }  // a byte ≥ 0x80
+        let below20 = (word &- 0x20 &* ones) & ~word & high
+        let is7F = (word &+ ones) & high  // every byte < 0x80: only 0x7F reaches the high bit
+        let quote = word ^ (0x22 &* ones)
+        let backslash = word ^ (0x5C &* ones)
+        let zero = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high
+        return below20 | is7F | zero == 0
+    }
+
+    /// The escape of one scalar that `appendQuoted` does not copy as it is.
+    private static func appendEscape(_ scalar: UInt32, to bytes: inout [UInt8]) {
+        switch scalar {
+        case 0x22: appendASCII("\\\"", to: &bytes)
+        case 0x5C: appendASCII("\\\\", to: &bytes)
+        case 0x0A: appendASCII("\\n", to: &bytes)
+        case 0x0D: appendASCII("\\r", to: &bytes)
+        case 0x09: appendASCII("\\t", to: &bytes)
+        case 0x08: appendASCII("\\b", to: &bytes)
+        case 0x0C: appendASCII("\\f", to: &bytes)
+        default:
+            appendASCII("\\u", to: &bytes)
+            for shift in stride(from: 12, through: 0, by: -4) {
+                bytes.append(hexDigits[Int((scalar >> UInt32(shift)) & 0xF)])
+            }
+        }
+    }
+
+    /// Lower-case hex digits, by value.
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `data` as a JSON string of lower-case hex digits, two per byte.
+    static func appendQuotedHex(_ data: [UInt8], to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "\""), count: 2 * data.count + 2))
+        bytes.withUnsafeMutableBufferPointer { out in
+            hexDigits.withUnsafeBufferPointer { digit in
+                var k = start + 1
+                for b in data {
+                    out[k] = digit[Int(b >> 4)]
+                    out[k + 1] = digit[Int(b & 0xF)]
+                    k += 2
                 }
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private static func appendASCII(_ text: StaticString, to bytes: inout [UInt8]) {

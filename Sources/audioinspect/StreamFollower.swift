@@ -283,6 +283,7 @@ enum JSONLine {
         case .uint(let u): return String(u)
         case .double(let d): return d.isFinite ? d.description : "null"
         case .string(let s): return string(s)
+        case .hex(let data): return string(InspectionReport.hex(data))
         case .object(let members): return object(members)
         case .array(let elements): return "[" + elements.map(value).joined(separator: ",") + "]"
         case .lazyArray(let make): return "[" + Array(make()).map(value).joined(separator: ",") + "]"

@@ -38,4 +38,17 @@ struct TerminalTextTests {
                 == "\"a\\u001bb\\u007f\\u009b\\u202e\\u2066\\u2028é\"")
         #expect(JSONEscaping.quoted("\u{A0}\u{80}") == "\"\u{A0}\\u0080\"")
     }
+
+    @Test("JSON: the short escapes of RFC 8259 §7, runs between escapes, scalars of 2 to 4 bytes")
+    func jsonRuns() {
+        #expect(JSONEscaping.quoted("") == "\"\"")
+        #expect(JSONEscaping.quoted("plain text") == "\"plain text\"")
+        #expect(
+            JSONEscaping.quoted("say \"hi\"\\ \n\r\t\u{08}\u{0C}end")
+                == "\"say \\\"hi\\\"\\\\ \\n\\r\\t\\b\\fend\"")
+        // U+061C (2 bytes, escaped), U+00E9 (2 bytes), U+20AC (3 bytes), U+1F3B5 (4 bytes), U+200F (3, escaped).
+        #expect(
+            JSONEscaping.quoted("a\u{061C}é€🎵\u{200F}z") == "\"a\\u061cé€🎵\\u200fz\"")
+        #expect(JSONEscaping.quoted("\u{1F}") == "\"\\u001f\"")
+    }
 }

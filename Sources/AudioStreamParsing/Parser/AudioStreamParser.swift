@@ -85,6 +85,9 @@ public final class AudioStreamParser {
     /// The emission totals count every packet from the start of the stream (no seek, no honoured
     /// discontinuity since creation): `estimatedDuration` may then use the parsed frames.
     @safe @exclusivity(unchecked) private var totalsCountFromStart = true
+    /// An honoured `.discontinuity` skipped bytes of the stream (a caller that read the head and then the
+    /// tail, or lost data): end values found at `finish` are then estimates (`estimatedDuration`).
+    @safe @exclusivity(unchecked) private var skippedBytes = false
 
     /// Creates a parser (`AudioFileStreamOpen`).
     ///
@@ -152,6 +155,7 @@ public final class AudioStreamParser {
             format?.discontinuity(&context)
             emittedAtLastJump = context.emittedPackets
             totalsCountFromStart = false
+            skippedBytes = true
             context.loseSeekLandingCount()
         }
         seekPending = false
@@ -594,13 +598,17 @@ public final class AudioStreamParser {
 
     /// The stream's duration by the library's one rule (``StreamDuration``: gapless info, else packet
     /// count × frames per packet, else the frames parsed when the whole stream was, else byte count and bit
-    /// rate), with whether it is exact; `nil` when nothing tells it yet. Exact only after `finish()`.
+    /// rate), with whether it is exact; `nil` when nothing tells it yet. Exact only after `finish()`, and
+    /// only when no `.discontinuity` skipped bytes of the stream: after a jump (a scanner that reads the
+    /// header and the tail, such as `audioinspect --quick`) the values found at the end describe a stream
+    /// that was not read whole, so they are estimates.
     public var estimatedDuration: StreamDuration? {
-        if let chain = StreamDuration.sum(of: links, isComplete: isFinished && failure == nil) { return chain }
+        let isComplete = isFinished && failure == nil && !skippedBytes
+        if let chain = StreamDuration.sum(of: links, isComplete: isComplete) { return chain }
         return StreamDuration.estimate(
             packetTableInfo: properties.packetTableInfo, packetCount: properties.audioDataPacketCount,
             byteCount: properties.audioDataByteCount, bitRate: properties.bitRate, format: properties.dataFormat,
-            parsedFrames: totalsCountFromStart ? context.emittedFrames : nil, isComplete: isFinished && failure == nil)
+            parsedFrames: totalsCountFromStart ? context.emittedFrames : nil, isComplete: isComplete)
     }
 
     /// The average bit rate, in bits per second: `audioDataByteCount × 8 / duration` once the stream was

@@ -34,12 +34,7 @@ extension VorbisSetupHeader {
             guard entries <= bits.remainingBits else {
                 throw structure.invalid("codebook \(index) has \(entries) entries, more than the packet holds")
             }
-            for _ in 0..<entries {
-                if sparse {
-                    guard try read(1, &bits, "codebook entry flag") == 1 else { continue }
-                }
-                _ = try read(5, &bits, "codebook entry length")
-            }
+            try skipUnorderedLengths(entries: entries, sparse: sparse, &bits)
         } else {
             var length = try Int(read(5, &bits, "codebook initial length")) + 1
             var current = 0
@@ -79,6 +74,38 @@ extension VorbisSetupHeader {
         default:
             throw structure.invalid("codebook \(index) has lookup type \(lookupType)")
         }
+    }
+
+    /// Skips the codeword lengths of an unordered codebook (§3.2.1): 5 bits per entry, or, when sparse, a
+    /// flag bit per entry followed by 5 bits when it is set.
+    ///
+    /// A sparse table is walked 32 bits at a time, read from a copy of the reader, which then moves past
+    /// the bits used: a read per entry cost most of the time of a scan's Vorbis files (setup headers hold
+    /// thousands of entries).
+    static func skipUnorderedLengths(entries: Int, sparse: Bool, _ bits: inout BitReader) throws(StructureError) {
+        guard sparse else {
+            // entries < 2^24: no overflow.
+            try skip(bits: Int64(entries) * 5, &bits, "codebook entry lengths")
+            return
+        }
+        var ahead = bits
+        var word: UInt64 = 0  // bits read ahead, the next one lowest
+        var have = 0  // how many: at most 5 + 32
+        var used = 0
+        for _ in 0..<entries {
+            if have < 6, ahead.remainingBits > 0 {
+                let count = min(32, ahead.remainingBits)
+                word |= UInt64(ahead.read(count) ?? 0) << UInt64(have)
+                have += count
+            }
+            // The flag bit, and the 5-bit length when it is set.
+            let take = word & 1 == 1 ? 6 : 1
+            guard have >= take else { throw structure.invalid("packet ends inside codebook entry lengths") }
+            word >>= UInt64(take)
+            have -= take
+            used += take
+        }
+        try skip(bits: Int64(used), &bits, "codebook entry lengths")
     }
 
     /// `lookup1_values` (§9.2.3): the greatest `r` with `r^dimensions ≤ entries`.

@@ -67,7 +67,7 @@ struct ADTSFrameSync: FrameSyncFormat {
         guard b1 & 0xF0 == 0xF0 else { return noSync }
         let b2 = offset + 2 < horizon ? window.peekUInt8(at: offset + 2) : nil
         if let rejection = ADTSHeader.rejection(byte1: b1, byte2: b2) {
-            return .rejected(reason: rejection.description)
+            return .rejected(reason: rejection)
         }
         guard offset + ADTSHeader.fixedSize <= horizon, let decoded = ADTSHeader.decode(window, at: offset) else {
             return needs(offset + ADTSHeader.fixedSize)
@@ -76,7 +76,7 @@ struct ADTSFrameSync: FrameSyncFormat {
         case .noSync:
             return noSync
         case .invalid(let rejection):
-            return .rejected(reason: rejection.description)
+            return .rejected(reason: rejection)
         case .valid(let header):
             switch Self.successor(of: header, window, at: offset + header.frameLength, horizon: horizon) {
             case .frame, .id3Tag, .endOfStream:

@@ -55,8 +55,10 @@ enum FrameSyncCandidate<Frame> {
     /// An ID3v2 tag header starts there (only when the format ``FrameSyncFormat/stopsAtTags``).
     case tag
     /// Not a frame. `reason` says why a sync pattern was rejected (counted by ``JunkRun``); `nil` when
-    /// there was no sync pattern at all.
-    case rejected(reason: String?)
+    /// there was no sync pattern at all. A value whose `description` is the text: the text of the first
+    /// rejection of a run is made only when the run is reported (a scan over MPEG frames rejects every
+    /// frame header as ADTS: making each text cost a detection more than the rest of it).
+    case rejected(reason: (any CustomStringConvertible)?)
     /// This many bytes after the window's position are needed to decide (more than are readable).
     case needMoreData(atLeast: Int)
 }

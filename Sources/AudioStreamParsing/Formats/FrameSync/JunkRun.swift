@@ -12,7 +12,10 @@ struct JunkRun {
     var count: Int64 = 0
     /// Sync patterns rejected among the skipped bytes, and the first reason.
     private(set) var rejected = 0
-    private(set) var firstRejection: String?
+    /// The first rejection's reason, described when asked for.
+    private var firstReason: (any CustomStringConvertible)?
+    /// The text of the first rejection.
+    var firstRejection: String? { firstReason?.description }
 
     /// Consumes `count` bytes at the window's position as junk.
     mutating func skip(_ count: Int, _ context: inout ParseContext) {
@@ -36,15 +39,15 @@ struct JunkRun {
     }
 
     /// Counts a sync pattern that was not a frame.
-    mutating func reject(_ reason: String) {
+    mutating func reject(_ reason: any CustomStringConvertible) {
         rejected += 1
-        if firstRejection == nil { firstRejection = reason }
+        if firstReason == nil { firstReason = reason }
     }
 
     /// Forgets the rejections (a held frame was emitted: what follows it is a new run of evidence).
     mutating func forgetRejections() {
         rejected = 0
-        firstRejection = nil
+        firstReason = nil
     }
 
     /// Reports the run with one `junkSkipped` diagnostic at its start; nothing when no byte was

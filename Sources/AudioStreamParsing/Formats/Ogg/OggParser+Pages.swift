@@ -177,6 +177,7 @@ extension OggParser {
                 s.granuleBase = header.isEndOfStream || base < 0 ? 0 : base
             }
             s.lastGranule = header.granulePosition
+            if tail?.serialNumber == s.serialNumber { tail?.granuleRead = true }
             if !header.isEndOfStream {
                 // The last page's granule position may trim the end (RFC 7845 §4.5, Vorbis I §A.2): it does not
                 // tell where the packets end.

@@ -80,6 +80,9 @@ struct OggParser: FormatParser {
     var seekPrepared = false
     /// A seek happened: packets may be delivered twice, so the end trimming found at the first finish stays.
     var seeked = false
+    /// Since the last honoured discontinuity: the stream followed when it came, the links begun by then, and
+    /// whether a page of that stream with a granule position was read since (`OggParser+Tail.swift`).
+    var tail: OggTail?
 
     /// Every link met (chained streams), and the serial number of the followed stream whose link is the last
     /// and still open (`OggParser+Links.swift`).
@@ -139,8 +142,12 @@ struct OggParser: FormatParser {
         }
         stream = s
         // After a discontinuity or an estimated seek, packet positions and indices are estimates: the
-        // counts are not announced then.
-        guard !indicesApproximate, context.nextPacketIndex == audioPackets else { return }
+        // counts are not announced then; the end trimming is, when the bytes after a discontinuity were the
+        // stream's tail (`OggParser+Tail.swift`).
+        guard !indicesApproximate, context.nextPacketIndex == audioPackets else {
+            announceTailTrimming(s, &context)
+            return
+        }
         packetCount = audioPackets
         context.announce(.audioDataByteCount(UInt64(audioBytes)))
         context.announce(.audioDataPacketCount(UInt64(audioPackets)))
@@ -175,6 +182,7 @@ struct OggParser: FormatParser {
         indicesApproximate = true
         landing = nil
         packetsToDrop = 0
+        tail = stream.map { OggTail(serialNumber: $0.serialNumber, groupCount: groupCount) }
         stream?.partial = nil
         stream?.nextSequence = nil
         stream?.lostPages = true
@@ -212,6 +220,7 @@ struct OggParser: FormatParser {
         junk = nil
         seekPrepared = true
         seeked = true
+        tail = nil
         stream?.partial = nil
         stream?.nextSequence = nil
         stream?.clock?.reset()
