@@ -47,7 +47,8 @@ struct ADTSSeekTests {
         #expect(estimated.isEstimated)
         delivered.packets.removeAll()
         let from = Int(estimated.absoluteOffset)
-        #expect(parser.feed(input[from...], chunking: .random(seed: 2, maxSize: 500), firstFlags: .discontinuity) == nil)
+        #expect(
+            parser.feed(input[from...], chunking: .random(seed: 2, maxSize: 500), firstFlags: .discontinuity) == nil)
         let landed = try #require(delivered.packets.first)
         let k = try #require(full.packets.firstIndex { $0.offset == landed.offset })
         #expect(landed.index == target && landed.estimated)
@@ -59,7 +60,9 @@ struct ADTSSeekTests {
         delivered.packets.removeAll()
         delivered.diagnostics.removeAll()
         #expect(
-            parser.feed(input[Int(back.absoluteOffset)...], chunking: .random(seed: 3, maxSize: 700), firstFlags: .discontinuity)
+            parser.feed(
+                input[Int(back.absoluteOffset)...], chunking: .random(seed: 3, maxSize: 700), firstFlags: .discontinuity
+            )
                 == nil)
         #expect(delivered.packets.map(\.index) == Array(frontier..<Int64(count)))
         #expect(delivered.packets.map(\.offset) == full.packets[Int(frontier)...].map(\.offset))
@@ -72,7 +75,9 @@ struct ADTSSeekTests {
         #expect(parser.audioDataPacketCount == UInt64(count))
         let again = try parser.seek(toPacket: Int64(k + 3))
         #expect(!again.isEstimated && again.absoluteOffset == full.packets[k + 3].offset - 7)
-        #expect(parser.packetToByte(Int64(count - 1)) == Translation(value: full.packets[count - 1].offset - 7 - full.dataOffset, isEstimated: false))
+        #expect(
+            parser.packetToByte(Int64(count - 1))
+                == Translation(value: full.packets[count - 1].offset - 7 - full.dataOffset, isEstimated: false))
     }
 
     /// A packet table capped below the stream's length: after a whole pass the count is known, a seek past

@@ -113,7 +113,8 @@ struct OggSeekTests {
                 #expect(parser.seekLanding?.trueIndex == Int64(j), "\(context): landing")
                 for k in [0, got.count - 1] where k >= 0 && k < got.count {
                     #expect(
-                        parser.packetToFrame(Int64(j + k)) == Translation(value: ref.startFrames[j + k], isEstimated: false),
+                        parser.packetToFrame(Int64(j + k))
+                            == Translation(value: ref.startFrames[j + k], isEstimated: false),
                         "\(context): packetToFrame(\(j + k))")
                 }
                 continue
