@@ -21,10 +21,11 @@ public struct SeekLanding: Hashable, Sendable {
     /// The packet index the seek asked for: the first packet delivered after it carries this index.
     public var labelledIndex: Int64
     /// The true index of that first packet: equal to `labelledIndex` after an exact seek; after an
-    /// estimated one `nil` until known (a FLAC frame number tells it at once; an MP3 stream whose header
-    /// declares its frame count tells it at `finish()`, when every packet from the landing to the end was
-    /// delivered), and never known for ADTS and Ogg (an Ogg granule position corrects the landing's
-    /// *frame* instead: `packetToFrame(labelledIndex)` becomes exact).
+    /// estimated one `nil` until known (a FLAC or fixed-blocksize Ogg FLAC frame number tells it at once;
+    /// an MP3 stream whose header declares its frame count, or an ADTS stream whose count a whole pass
+    /// told, tells it at `finish()`, when every packet from the landing to the end was delivered), and
+    /// never known for Ogg Vorbis and Opus (a granule position corrects the landing's *frame* instead:
+    /// `packetToFrame(labelledIndex)` becomes exact).
     public var trueIndex: Int64?
 
     /// Creates a landing.

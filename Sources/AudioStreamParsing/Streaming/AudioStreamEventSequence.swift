@@ -30,6 +30,11 @@
 ///   `.streamTitle(_, atPacket:)` between the packets before and after it.
 /// - **Seek**: ``Iterator/seek(toPacket:from:)`` seeks the parser and continues with a new source
 ///   that starts at the returned offset (for example an HTTP `Range` request).
+/// - **Range source**: with ``Iterator/rangeSource`` set (offset → a source from that offset), the
+///   iterator follows the parser's byte requests by itself (`allowsByteRangeRequests`: an MP4 `moov`
+///   after its media data, a CAF `pakt` after its audio) and ``Iterator/seek(toTime:)`` and its
+///   siblings open the range they need. Cancellation is checked before a range is opened: a task
+///   cancelled at a request ends without opening it.
 ///
 /// The parser is created by each iterator and confined to it (it is not `Sendable`); the sequence
 /// itself is `Sendable` when the source is.
@@ -75,6 +80,14 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
         private let session: StreamingParserSession
         /// Source chunks pulled so far (including empty ones), since creation or the last seek.
         public private(set) var chunksPulled = 0
+        /// Opens the stream from an absolute offset (an HTTP `Range: bytes=<offset>-` request, a file read
+        /// from there). When set, the iterator follows the parser's byte requests by itself: when it reports
+        /// `.property(.requestedByteOffset(offset))` for a pending request (``pendingByteRequest``), it
+        /// has already followed it with `rangeSource(offset)`, as ``followByteRequest(from:)`` does (a
+        /// task cancelled by then ends with `CancellationError` instead of opening the range); and ``seek(toTime:)``, ``seek(toFrame:)`` and ``seek(toPacket:)`` continue
+        /// from `rangeSource(target.absoluteOffset)`. `nil` (the default): the caller follows requests
+        /// and passes a source to each seek.
+        public var rangeSource: ((Int64) throws -> Source)?
 
         init(source: Source.AsyncIterator, session: StreamingParserSession) {
             self.source = source
@@ -86,7 +99,20 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
             isolation actor: isolated (any Actor)? = #isolation
         ) async throws -> AudioStreamEvent? {
             while true {
-                if let event = session.dequeue() { return event }
+                if let event = session.dequeue() {
+                    if let rangeSource, case .property(.requestedByteOffset(let offset)) = event,
+                        session.pendingByteRequest == offset
+                    {
+                        // Followed when reported, as a caller would (`followByteRequest(from:)`).
+                        do {
+                            try Task.checkCancellation()
+                            try followByteRequest(from: rangeSource)
+                        } catch {
+                            session.fail(error)
+                        }
+                    }
+                    return event
+                }
                 if let failure = session.takeFailure() { throw failure }
                 if session.isDone { return nil }
                 do {
@@ -160,6 +186,48 @@ where Source.Element: Collection, Source.Element.Element == UInt8 {
         ) throws -> FrameSeekTarget {
             let frame = try session.parser.presentationFrame(atTime: seconds)
             return try seek(toFrame: frame, from: makeSource)
+        }
+
+        /// Seeks to `packet` and continues from ``rangeSource`` at the target (see
+        /// ``seek(toPacket:from:)``).
+        ///
+        /// - Throws: `AudioStreamError` `illegalOperation` (`nope`) when ``rangeSource`` is `nil`; the
+        ///   errors of ``seek(toPacket:from:)``.
+        @discardableResult
+        public mutating func seek(toPacket packet: Int64) throws -> SeekTarget {
+            let open = try requireRangeSource()
+            return try seek(toPacket: packet) { try open($0.absoluteOffset) }
+        }
+
+        /// Seeks to presentation frame `frame` and continues from ``rangeSource`` at the target (see
+        /// ``seek(toFrame:from:)``).
+        ///
+        /// - Throws: `AudioStreamError` `illegalOperation` (`nope`) when ``rangeSource`` is `nil`; the
+        ///   errors of ``seek(toFrame:from:)``.
+        @discardableResult
+        public mutating func seek(toFrame frame: Int64) throws -> FrameSeekTarget {
+            let open = try requireRangeSource()
+            return try seek(toFrame: frame) { try open($0.absoluteOffset) }
+        }
+
+        /// Seeks to `seconds` on the presentation timeline and continues from ``rangeSource`` at the
+        /// target (see ``seek(toTime:from:)``).
+        ///
+        /// - Throws: `AudioStreamError` `illegalOperation` (`nope`) when ``rangeSource`` is `nil`; the
+        ///   errors of ``seek(toTime:from:)``.
+        @discardableResult
+        public mutating func seek(toTime seconds: Double) throws -> FrameSeekTarget {
+            let open = try requireRangeSource()
+            return try seek(toTime: seconds) { try open($0.absoluteOffset) }
+        }
+
+        private func requireRangeSource() throws(AudioStreamError) -> (Int64) throws -> Source {
+            guard let rangeSource else {
+                throw AudioStreamError(
+                    .illegalOperation, at: 0, format: session.parser.fileFormat,
+                    "seek without a source: set rangeSource or pass one")
+            }
+            return rangeSource
         }
 
         /// The absolute offset the parser asked to be fed from and that was not followed yet

@@ -32,7 +32,16 @@ extension ADTSParser {
             let index = context.nextPacketIndex
             context.emitPacketInChunk(size: size, variableFrames: 0, frames: Int64(ADTSFrameLayout.framesPerBlock))
             i += length
-            guard indicesExact && index == totals.packets else { continue }
+            guard indicesExact && index == totals.packets else {
+                if landingRun != nil,
+                    recordLanding(
+                        frameStart: frameStart, frameLength: length, size: size,
+                        frames: ADTSFrameLayout.framesPerBlock, context.limits)
+                {
+                    landingRun?.addFrame(length: length, seconds: frameSeconds)
+                }
+                continue
+            }
             record(
                 frameStart: frameStart, frameLength: length, size: size, frames: ADTSFrameLayout.framesPerBlock,
                 context.limits)

@@ -18,6 +18,7 @@ extension ADTSParser {
             hasVariablePackets = true
         }
         var onFrontier = false
+        var inLandingRun = false
         var cursor = 0
         for i in 0..<layout.count {
             let block = layout[i]
@@ -35,11 +36,85 @@ extension ADTSParser {
                     frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames,
                     context.limits)
                 onFrontier = true
+            } else if landingRun != nil {
+                inLandingRun =
+                    recordLanding(
+                        frameStart: start, frameLength: header.frameLength, size: block.count, frames: frames,
+                        context.limits) || inLandingRun
             }
         }
         context.window.consume(header.frameLength - cursor)
+        if inLandingRun {
+            let duration = seconds(of: header)
+            landingRun?.addFrame(length: header.frameLength, seconds: duration)
+        }
         guard onFrontier else { return }
         finishFrontierFrame(start: start, length: header.frameLength, seconds: seconds(of: header), &context)
+    }
+
+    /// Records a packet delivered after an estimated seek in the landing's run; false when the run is
+    /// closed.
+    @inline(__always)
+    mutating func recordLanding(
+        frameStart: Int64, frameLength: Int, size: Int, frames: Int, _ limits: ParserLimits
+    ) -> Bool {
+        let relative = frameStart - dataOffset
+        return landingRun?.record(
+            frameStart: relative, frameEnd: relative + Int64(frameLength), size: size, frames: frames,
+            limit: limits.maxPacketTableEntries) ?? false
+    }
+
+    /// Ends the landing's run (a seek, a discontinuity, the end of the stream) and keeps it for the
+    /// frontier when it holds packets.
+    mutating func closeLandingRun(atEndOfStream: Bool = false) {
+        guard var run = landingRun else { return }
+        landingRun = nil
+        run.close(atEndOfStream: atEndOfStream)
+        guard run.packets > 0 else { return }
+        seenRuns.removeAll { $0.start == run.start }
+        if seenRuns.count >= Self.maxSeenRuns { seenRuns.removeFirst() }
+        seenRuns.append(run)
+    }
+
+    /// The frontier ended at the first frame of a run seen after an estimated seek: the run's base index
+    /// is the frontier's packet count, so its packets join the frontier (offsets, frames, totals) and are
+    /// exact from now on. The parse goes on through them (labelled with their true indices) without
+    /// recording them again. Runs the frontier went past are dropped.
+    mutating func joinSeenRun(_ context: inout ParseContext) {
+        let end = totals.end - dataOffset
+        seenRuns.removeAll { ($0.start ?? end) < end }
+        guard let i = seenRuns.firstIndex(where: { $0.start == end }) else { return }
+        let run = seenRuns.remove(at: i)
+        let base = totals.packets
+        let offsets = run.offsets.offsets
+        let limit = context.limits.maxPacketTableEntries
+        if !run.hasOneBlockPackets || frameStarts != nil {
+            var starts = frameStarts ?? oneBlockFrameStarts()
+            for k in 1...Int(run.packets) { starts.append(totals.frames + run.frameStarts[k]) }
+            frameStarts = starts
+            hasVariablePackets = hasVariablePackets || !run.hasOneBlockPackets
+        }
+        for k in 0..<Int(run.packets) {
+            _ = engine.offsets.record(packet: base + Int64(k), start: offsets[k], end: offsets[k + 1], limit: limit)
+        }
+        totals.packets += run.packets
+        totals.frames += run.frameStarts.last ?? 0
+        totals.payloadBytes += run.payloadBytes
+        totals.frameBytes += run.frameBytes
+        totals.seconds += run.seconds
+        totals.maximumPacketSize = max(totals.maximumPacketSize, run.maximumPacketSize)
+        totals.end = dataOffset + (offsets.last ?? end)
+        if run.reachesEnd { finalPacketCount = totals.packets }
+        context.diagnose(
+            .positionCorrected, Self.structure,
+            "the \(run.packets) packets delivered from byte \(dataOffset + end) after an estimated seek (labelled "
+                + "from \(run.labelledIndex)) are packets \(base)…\(base + run.packets - 1): seeks into them are exact")
+    }
+
+    /// The frame table of a frontier whose packets all held one raw data block.
+    private func oneBlockFrameStarts() -> PositionTable {
+        let perBlock = Int64(ADTSFrameLayout.framesPerBlock)
+        return PositionTable((0...totals.packets).lazy.map { $0 * perBlock })
     }
 
     /// Adds a frame on the frontier (its packets already recorded) to the totals: bytes, duration, end,
@@ -50,6 +125,7 @@ extension ADTSParser {
         totals.frameBytes += Int64(length)
         totals.seconds += seconds
         totals.end = start + Int64(length)
+        if !seenRuns.isEmpty { joinSeenRun(&context) }
         if totals.packets >= totals.nextAnnouncement {
             announceRates(&context)
             let next = totals.nextAnnouncement
@@ -62,9 +138,13 @@ extension ADTSParser {
     @inline(__always)
     mutating func record(frameStart: Int64, frameLength: Int, size: Int, frames: Int, _ limits: ParserLimits) {
         let relative = frameStart - dataOffset
-        _ = engine.offsets.record(
+        let recording = engine.offsets.record(
             packet: totals.packets, start: relative, end: relative + Int64(frameLength),
             limit: limits.maxPacketTableEntries)
+        if frames != ADTSFrameLayout.framesPerBlock && frameStarts == nil && recording != .skipped {
+            frameStarts = oneBlockFrameStarts()
+        }
+        if recording != .skipped, frameStarts != nil { frameStarts?.append(totals.frames + Int64(frames)) }
         totals.packets += 1
         totals.frames += Int64(frames)
         totals.payloadBytes += Int64(size)

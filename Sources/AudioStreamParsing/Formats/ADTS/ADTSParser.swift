@@ -103,6 +103,16 @@ struct ADTSParser: FrameSyncParser {
     var skipPackets = 0
     /// A multi-block frame was emitted as one packet (frames per packet then vary).
     var hasVariablePackets = false
+    /// Once a packet of several raw data blocks was recorded on the frontier: the first frame of every
+    /// packet on the frontier, plus the total (the packet map's frame table; `nil` while every packet
+    /// holds 1024 frames, placed arithmetically). It grows while the offset table does.
+    var frameStarts: PositionTable?
+    /// After an estimated seek: the packets delivered since, by position (``ADTSLandingRun``).
+    var landingRun: ADTSLandingRun?
+    /// Closed runs of earlier estimated seeks, waiting for the frontier to reach them (at most
+    /// `maxSeenRuns`).
+    var seenRuns: [ADTSLandingRun] = []
+    static let maxSeenRuns = 8
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
     /// ID3v1/APEv2 tags met at a frame boundary since the last frame (read at `finish`, or reported
@@ -242,6 +252,7 @@ struct ADTSParser: FrameSyncParser {
             // APEv2/ID3v1 after the last frame: merged after the tags that started the stream.
             context.announce(.metadata((leadingMetadata ?? AudioMetadata()).merging(metadata)))
         }
+        if case .synced = state { closeLandingRun(atEndOfStream: true) } else { closeLandingRun() }
         if indicesExact && context.nextPacketIndex == totals.packets {
             finalPacketCount = totals.packets
             context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
@@ -270,6 +281,7 @@ struct ADTSParser: FrameSyncParser {
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
+        closeLandingRun()
         state = .searching(Search(cause: .discontinuity))
         skipPackets = 0
         engine.tags.removeAll()
@@ -282,6 +294,7 @@ struct ADTSParser: FrameSyncParser {
         var map = PacketMap(
             framesPerPacket: hasVariablePackets ? nil : Int64(ADTSFrameLayout.framesPerBlock),
             packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets, packetCount: finalPacketCount)
+        if hasVariablePackets { map.packetFrames = frameStarts }
         if totals.packets > 0 {
             map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
         }
@@ -290,6 +303,7 @@ struct ADTSParser: FrameSyncParser {
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard configuration != nil else { return false }
+        closeLandingRun()
         skipPackets = 0
         engine.tags.removeAll()
         let packetOffsets = engine.offsets.offsets
@@ -306,6 +320,7 @@ struct ADTSParser: FrameSyncParser {
             // Past the frames seen (an estimate), or right after the last one seen: find the next frame.
             state = .searching(Search(cause: .seek))
             indicesExact = packet == recorded && recorded == totals.packets
+            if !indicesExact { landingRun = ADTSLandingRun(labelledIndex: packet) }
         }
         return true
     }

@@ -83,4 +83,21 @@ enum FLACFrameBlockSize {
         default: return nil
         }
     }
+
+    /// The frame number of a fixed-blocksize frame (blocking strategy bit 0) whose first bytes are `b`:
+    /// the coded number after the first four header bytes, UTF-8-like (RFC 9639 §9.1.5: a first byte
+    /// `0xxxxxxx`, or `n` leading ones then `n − 1` bytes `10xxxxxx`, up to 6 bytes for a frame number).
+    /// `nil` for a variable-blocksize frame (it codes a sample number) or a cut or invalid header.
+    static func frameNumber(_ b: [UInt8]) -> Int64? {
+        guard b.count >= 5, b[0] == 0xFF, b[1] == 0xF8 else { return nil }
+        let lead = (~b[4]).leadingZeroBitCount
+        if lead == 0 { return Int64(b[4]) }
+        guard lead >= 2, lead <= 6, b.count >= 4 + lead else { return nil }
+        var value = Int64(b[4] & (0x7F >> UInt8(lead)))
+        for i in 5..<(4 + lead) {
+            guard b[i] & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | Int64(b[i] & 0x3F)
+        }
+        return value
+    }
 }

@@ -288,6 +288,22 @@ extension OggParser {
                 + " after the landing, starts at frame \(start)")
     }
 
+    /// After an estimated seek in a single-link Ogg FLAC stream of fixed block size, the first audio
+    /// packet's frame number is its packet index (each audio packet is one FLAC frame, numbered from 0):
+    /// the index is exact from here on, as in a native FLAC stream (`FLACParser`), and the tables grow
+    /// again when the packet continues them.
+    mutating func relabel(toFrameNumber number: Int64, _ context: inout ParseContext) {
+        if number != context.nextPacketIndex {
+            context.diagnose(
+                .positionCorrected, Self.ogg("flac"),
+                "the frame found is packet \(number) (\(context.nextPacketIndex) was assumed)")
+        }
+        context.correctIndices(nextPacketIndex: number)
+        indicesApproximate = false
+        landing = nil
+        if number == Int64(pageOffsets.count) { tablesFrozen = tableFull }
+    }
+
     /// A complete packet: its bytes in the current page, or reassembled.
     enum Packet {
         case inPage(size: Int, fileOffset: Int64, pageOffset: Int64)
@@ -391,6 +407,11 @@ extension OggParser {
             frames = try s.clock?.frames(first: first, second: second, head: head) ?? 0
         } catch {
             throw context.error(error)
+        }
+        if indicesApproximate, packetsToDrop == 0, fixedFLACBlockSize(of: s) != nil,
+            let number = FLACFrameBlockSize.frameNumber(bytes(16))
+        {
+            relabel(toFrameNumber: number, &context)
         }
         let index = context.nextPacketIndex + Int64(packetsToDrop)
         if !indicesApproximate, index >= 0, index + 1 < Int64(packetFrames.count) {

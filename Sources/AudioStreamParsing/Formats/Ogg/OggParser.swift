@@ -203,6 +203,7 @@ struct OggParser: FormatParser {
             map.packetFrames = packetFrames.prefix(Int(landing.firstIndex))
         }
         map.packetCount = packetCount
+        if let blockSize = fixedFLACBlockSize { map.framesPerPacket = blockSize }
         let estimator = OggFrameEstimator(tableFrames: map.packetFrames ?? [], landing: landing)
         map.unplacedPacketFrame = { estimator.frame(ofPacket: $0) }
         map.unplacedFramePacket = { estimator.packet(ofFrame: $0) }
@@ -212,6 +213,19 @@ struct OggParser: FormatParser {
             map.estimatedBytesPerPacket = Double(endOfTablePages) / Double(pageOffsets.count)
         }
         return map
+    }
+
+    /// The block size of a single-link Ogg FLAC stream whose STREAMINFO declares a fixed block size:
+    /// audio packet `n` is FLAC frame `n` and starts at frame `n × block size` (RFC 9639 §8.2: every
+    /// frame but the last has the block size), so frames and packets translate exactly, parsed or not.
+    var fixedFLACBlockSize: Int64? { stream.flatMap { fixedFLACBlockSize(of: $0) } }
+
+    /// `fixedFLACBlockSize` for stream `s` (the followed stream, while a packet of it is handled).
+    func fixedFLACBlockSize(of s: OggLogicalStream) -> Int64? {
+        guard previousStreams.isEmpty, groupCount <= 1, case .flac(let header, _, _)? = s.mapping,
+            header.streamInfo.hasFixedBlockSize, header.streamInfo.maximumBlockSize > 0
+        else { return nil }
+        return Int64(header.streamInfo.maximumBlockSize)
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
