@@ -43,6 +43,7 @@ enum FuzzFormat {
             guard start >= 0, start <= Int64(input.count) else { continue }
             do {
                 let rest = input[Int(start)...].prefix(16 * 1024)
+                recorder.limitView(to: Int(start) + rest.count)
                 try rest.withUnsafeBytes { try parser.parse($0, flags: .discontinuity) }
                 try parser.finish()
             } catch {

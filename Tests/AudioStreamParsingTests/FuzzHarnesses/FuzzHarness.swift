@@ -110,6 +110,16 @@ final class FuzzRecorder {
     let input: [UInt8]
     private var oggBodies: OggPageBodies?
     private var tsPayloads: TSPayloadBytes??
+    /// Where the bytes the parser sees end, when it is fed a prefix (after a seek): a transport stream's
+    /// reading at its end (units confirmed by fewer sync bytes) is that of the prefix, not of the whole input.
+    private var visibleEnd: Int?
+
+    /// The parser is now fed only `input[..<end]` (from wherever it resumes): packets of a transport stream
+    /// are checked against that prefix's payloads.
+    func limitView(to end: Int) {
+        visibleEnd = end
+        tsPayloads = nil
+    }
     private let maxPacketBytes: Int
 
     init(_ parser: AudioStreamParser, input: [UInt8]) {
@@ -194,7 +204,9 @@ final class FuzzRecorder {
             if oggBodies == nil { oggBodies = OggPageBodies(input) }
             // A frame of a transport stream: its pieces lie in consecutive payloads of its PID (an LATM
             // payload: at some bit of the LOAS frame that starts there).
-            if tsPayloads == nil { tsPayloads = .some(TSPayloadBytes(input)) }
+            if tsPayloads == nil {
+                tsPayloads = .some(TSPayloadBytes(visibleEnd.map { Array(input.prefix($0)) } ?? input))
+            }
             let inTS = count == 1 && (tsPayloads ?? nil)?.contains(start: start, bytes: bytes) == true
             if !inTS && (count != 1 || oggBodies?.matches(input, start: s, bytes: bytes) != true) {
                 fail("packet at \(offset) size \(size): bytes differ from the input at \(start)")
