@@ -408,7 +408,9 @@ extension OggParser {
         } catch {
             throw context.error(error)
         }
-        if indicesApproximate, packetsToDrop == 0, fixedFLACBlockSize(of: s) != nil,
+        // Only after a seek: after a plain discontinuity (a head-and-tail read, `OggTail`) the length comes
+        // from the tail's granule position, and the indices stay approximate.
+        if indicesApproximate, tail == nil, packetsToDrop == 0, fixedFLACBlockSize(of: s) != nil,
             let number = FLACFrameBlockSize.frameNumber(bytes(16))
         {
             relabel(toFrameNumber: number, &context)
