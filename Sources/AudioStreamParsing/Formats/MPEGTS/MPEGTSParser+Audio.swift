@@ -85,7 +85,7 @@ extension MPEGTSParser {
                 }
                 let start = (offset: audio.position(of: i + frame.packetStart).offset, unit: audio.position(of: i).unit)
                 emit(
-                    frame, es[(i + frame.packetStart)..<end], frameBytes: end - i, at: start,
+                    frame, Array(es[(i + frame.packetStart)..<end]), frameBytes: end - i, at: start,
                     frameEnd: audio.position(of: end - 1).offset + 1, &context)
                 i = end
             }
@@ -110,13 +110,13 @@ extension MPEGTSParser {
     /// the landing PES before the target are dropped, see `prepareForSeek`). `finish` replaces the end
     /// entry with the offset after the last frame.
     mutating func emit(
-        _ frame: TSAudioFrame, _ bytes: ArraySlice<UInt8>, frameBytes: Int, at position: (offset: Int64, unit: Int64),
+        _ frame: TSAudioFrame, _ bytes: [UInt8], frameBytes: Int, at position: (offset: Int64, unit: Int64),
         frameEnd: Int64, _ context: inout ParseContext
     ) {
         if format == nil {
             format = frame
             dataOffset = position.unit
-            var values = frame.propertyValues(firstPacket: bytes)
+            var values = frame.propertyValues(firstPacket: bytes[...])
             if let leadingMetadata { values.append(.metadata(leadingMetadata)) }
             leadingMetadata = nil
             context.publishHeader(values, dataOffset: dataOffset)
@@ -125,7 +125,7 @@ extension MPEGTSParser {
             context.diagnose(
                 .formatChange, at: position.offset, Self.structure,
                 "the stream's format changes at \(position.offset) (\(frame.sampleRate) Hz)")
-            for value in frame.propertyValues(firstPacket: bytes) where value.id != .maximumPacketSize {
+            for value in frame.propertyValues(firstPacket: bytes[...]) where value.id != .maximumPacketSize {
                 context.announce(value)
             }
         }
@@ -135,7 +135,7 @@ extension MPEGTSParser {
         }
         let index = context.nextPacketIndex
         let size = bytes.count
-        context.emitAssembledPacket(Array(bytes), fileOffset: position.offset, variableFrames: 0, frames: frame.frames)
+        context.emitAssembledPacket(bytes, fileOffset: position.offset, variableFrames: 0, frames: frame.frames)
         guard indicesExact && index == totals.packets else { return }
         let relative = position.unit - dataOffset
         _ = offsets.record(

@@ -42,7 +42,7 @@ extension MPEGTSParser {
             let frame = TSAudioFrame.loas(header, element.config)
             for (k, payload) in element.payloads.enumerated() {
                 emit(
-                    frame, payload[...], frameBytes: k == 0 ? frameBytes : 0, at: position, frameEnd: frameEnd,
+                    frame, payload, frameBytes: k == 0 ? frameBytes : 0, at: position, frameEnd: frameEnd,
                     &context)
             }
         }
