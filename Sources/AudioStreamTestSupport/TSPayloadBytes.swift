@@ -39,12 +39,15 @@ package struct TSPayloadBytes {
             // §2.4.3.2: a packet with transport_error_indicator, a scrambled one (transport_scrambling_control
             // not 0) and a null packet carry nothing to reassemble.
             guard control & 1 == 1, file[p + 1] & 0x80 == 0, file[p + 3] & 0xC0 == 0, pid != 0x1FFF else { continue }
+            var payload = p + 4
+            if control & 2 != 0 { payload += 1 + Int(file[p + 4]) }
+            // §2.4.3.5: an adaptation_field_length that runs past the packet leaves no payload to locate: the
+            // packet is damaged, read like one with transport_error_indicator (its counter not taken either).
+            guard payload <= p + 188 else { continue }
             // §2.4.3.3: a packet with the previous packet's continuity_counter is a duplicate.
             let counter = file[p + 3] & 0x0F
             if counters[pid] == counter { continue }
             counters[pid] = counter
-            var payload = p + 4
-            if control & 2 != 0 { payload += 1 + Int(file[p + 4]) }
             if file[p + 1] & 0x40 != 0, payload + 9 <= p + 188, file[payload] == 0, file[payload + 1] == 0,
                 file[payload + 2] == 1
             {
