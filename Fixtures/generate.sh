@@ -944,7 +944,8 @@ mk_ff ts/eac3-48000-2ch.ts "E-AC-3, stream_type 0x87 (ATSC)" "" -c:a eac3 -b:a 9
 sine 48000 0.5 6
 mk_ff ts/ac3-48000-6ch-system-b.ts "AC-3 5.1 as System B (DVB): stream_type 0x06 with the AC-3 descriptor 0x6A" "" -c:a ac3 -b:a 384k -mpegts_flags system_b -f mpegts
 sine 48000 0.5 2
-mk_ff ts/ac3-48000-2ch.m2ts "M2TS: 192-byte units (a 4-byte arrival time stamp before each packet), AC-3 (0x81 + registration AC-3; ffmpeg's HDMV mode writes AAC as 0x06 without a descriptor, not demultiplexed)" "" -c:a ac3 -b:a 128k -mpegts_m2ts_mode 1 -f mpegts
+mk_ff ts/ac3-48000-2ch.m2ts "M2TS: 192-byte units (a 4-byte arrival time stamp before each packet), AC-3 (0x81 + registration AC-3)" "" -c:a ac3 -b:a 128k -mpegts_m2ts_mode 1 -f mpegts
+mk_ff ts/aac-48000-2ch-hdmv.m2ts "M2TS in ffmpeg's HDMV mode: AAC (ADTS) as stream_type 0x06 without a descriptor, a private PES stream identified by its first frames" "" -c:a aac -b:a 64k -mpegts_m2ts_mode 1 -f mpegts
 sine 44100 0.5 2
 mk ts/aac-44100-2ch-video.ts "audio beside video: H.264 (64x64, 10 fps) on PID 0x100, AAC on 0x101; video packets skipped" "" \
     '$FF -f lavfi -i "testsrc=size=64x64:rate=10:duration=0.5" -f lavfi -i "$SIG" $BX -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 5 -c:a aac -b:a 64k -f mpegts "$OUT"'

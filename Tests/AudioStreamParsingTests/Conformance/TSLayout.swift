@@ -4,7 +4,8 @@ import AudioStreamTestSupport
 /// Where the bytes of a transport stream's first audio elementary stream lie in the file, found from
 /// ISO/IEC 13818-1 alone (test code, independent of the library): units of 188, 192 (4-byte prefix) or
 /// 204 bytes by the sync spacing (§2.4.3.2), the PAT's first program (§2.4.4.3), its PMT's first audio
-/// stream_type (§2.4.4.8: 0x03, 0x04, 0x0F, 0x81, 0x87, or 0x06 with an AC-3/E-AC-3 descriptor), that
+/// stream_type (§2.4.4.8: 0x03, 0x04, 0x0F, 0x81, 0x87, or 0x06 with an AC-3/E-AC-3 descriptor; else the first
+/// 0x06 stream: the HDMV fixture's AAC is a private PES stream without a descriptor), that
 /// PID's payloads after the adaptation field (§2.4.3.4) and, at each payload_unit_start, after the PES
 /// header (§2.4.3.6: 9 + PES_header_data_length bytes). The PAT and PMT are assumed to fit one packet
 /// each (ffmpeg's do).
@@ -39,6 +40,7 @@ struct TSLayout {
                 let s = payload + 1 + Int(file[payload])
                 let sectionEnd = s + 3 + (Int(file[s + 1] & 0x0F) << 8 | Int(file[s + 2])) - 4
                 var i = s + 12 + (Int(file[s + 10] & 0x0F) << 8 | Int(file[s + 11]))
+                var privatePID: Int?
                 while i + 5 <= sectionEnd, audioPID == nil {
                     let type = file[i]
                     let info = Int(file[i + 3] & 0x0F) << 8 | Int(file[i + 4])
@@ -52,9 +54,12 @@ struct TSLayout {
                         || (type == 0x06 && (tags.contains(0x6A) || tags.contains(0x7A)))
                     {
                         audioPID = Int(file[i + 1] & 0x1F) << 8 | Int(file[i + 2])
+                    } else if type == 0x06, privatePID == nil {
+                        privatePID = Int(file[i + 1] & 0x1F) << 8 | Int(file[i + 2])
                     }
                     i += 5 + info
                 }
+                if audioPID == nil { audioPID = privatePID }
             } else if pid == audioPID {
                 if unitStart { payload += 9 + Int(file[payload + 8]) }
                 for k in payload..<end {

@@ -97,6 +97,43 @@ struct MPEGTSTests {
         #expect(log.lastValues[.infoDictionary].map { "\($0)" }?.contains("TS Artist") == true)
     }
 
+    /// `aac-48000-2ch-hdmv.m2ts`: ffmpeg's HDMV mode lists the AAC stream (PID 0x1100) as stream_type 0x06 with
+    /// no descriptor (ISO/IEC 13818-1 Table 2-34: private PES packets). Its first PES payload starts with an
+    /// ADTS header (0xFFF1…), so it is demultiplexed as AAC (the oracle comparison checks the packets). With
+    /// that first byte changed to 0x00 the stream starts no frame: one `structureSkipped` diagnostic, no
+    /// other stream to choose, and `finish` throws.
+    @Test func privatePESIdentifiedByItsData() throws {
+        let bytes = try Self.fixture("ts/aac-48000-2ch-hdmv.m2ts")
+        let parser = AudioStreamParser()
+        try parser.parse(bytes)
+        try parser.finish()
+        #expect(parser.tracks.map(\.id) == [0x1100])
+        #expect(parser.tracks.map(\.handlerType) == ["soun"])
+        #expect(parser.tracks.map(\.sampleEntryType) == ["AAC (ADTS)"])
+        // The first PES packet of PID 0x1100: 192-byte units, sync byte at 4; PES header 9 + its length.
+        var damaged = bytes
+        var unit = 0
+        while unit + 192 <= bytes.count {
+            let p = unit + 4
+            let pid = Int(bytes[p + 1] & 0x1F) << 8 | Int(bytes[p + 2])
+            if pid == 0x1100 && bytes[p + 1] & 0x40 != 0 {
+                var payload = p + 4
+                if bytes[p + 3] & 0x20 != 0 { payload += 1 + Int(bytes[p + 4]) }
+                let es = payload + 9 + Int(bytes[payload + 8])
+                #expect(bytes[es] == 0xFF && bytes[es + 1] & 0xF6 == 0xF0)
+                damaged[es] = 0
+                break
+            }
+            unit += 192
+        }
+        let log = ParseRunner.run(damaged, chunking: .whole)
+        #expect(log.error?.code == .invalidFile)
+        #expect(log.diagnostics.contains { $0.kind == .structureSkipped && $0.message.contains("PID 4352") })
+        #expect(log.packets.isEmpty)
+        let chunked = ChunkingVerifier.verify(damaged)
+        #expect(chunked.failures.isEmpty, "\(chunked.failures)")
+    }
+
     /// The hint names the probe; content decides: M2TS (192-byte units) needs none.
     @Test func hintAndLayouts() throws {
         let m2ts = try Self.fixture("ts/ac3-48000-2ch.m2ts")

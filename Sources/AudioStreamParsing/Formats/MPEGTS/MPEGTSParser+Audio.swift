@@ -25,7 +25,8 @@ extension MPEGTSParser {
     /// frame are skipped (one diagnostic per call). With `flush`, a frame that waits only for the header
     /// after it (an E-AC-3 packet) is emitted too.
     mutating func takeFrames(_ context: inout ParseContext, flush: Bool) {
-        guard let codec = selection?.codec else { return }
+        guard let selected = selection else { return }
+        guard let codec = selected.codec ?? identifyPrivateStream(selected, &context, flush: flush) else { return }
         let es = audio.bytes
         var i = 0
         var junk = 0
@@ -92,6 +93,32 @@ extension MPEGTSParser {
         }
         if junk > 0 { reportJunk(junk, at: audio.position(of: i - junk).offset, &context) }
         audio.removeFirst(i)
+    }
+
+    /// A private PES stream's codec from its first data (``TSAudioFrame/identify(_:ended:)``); `nil` while
+    /// undecided. A stream that starts no audio frame is reported and given up, and the next candidate
+    /// is chosen.
+    private mutating func identifyPrivateStream(_ selected: Selection, _ context: inout ParseContext, flush: Bool)
+        -> TSAudioCodec?
+    {
+        switch TSAudioFrame.identify(audio.bytes, ended: flush) {
+        case .codec(let codec):
+            selection?.codec = codec
+            return codec
+        case .needMoreData:
+            return nil
+        case .none:
+            context.diagnose(
+                .structureSkipped, Self.structure,
+                "the private PES stream on PID \(selected.pid) (stream_type 0x06) does not start with an audio frame; "
+                    + "not demultiplexed")
+            notAudioPIDs.insert(selected.pid)
+            selection = nil
+            audio.reset()
+            // Without trackID the choice cannot throw.
+            try? select(&context)
+            return nil
+        }
     }
 
     private func reportJunk(_ count: Int, at offset: Int64, _ context: inout ParseContext) {

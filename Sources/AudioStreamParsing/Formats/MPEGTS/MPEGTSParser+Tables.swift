@@ -108,17 +108,29 @@ extension MPEGTSParser {
         }
         pmts[table.programNumber] = table
         guard selection == nil else { return }
+        try select(&context)
+    }
+
+    /// Chooses the stream to demultiplex from the PMTs seen: the `trackID` one, else the first audio
+    /// stream, else the first private PES stream (stream_type 0x06 without a descriptor) not yet found
+    /// to carry something else, identified by its data.
+    mutating func select(_ context: inout ParseContext) throws(AudioStreamError) {
         let programs = (pat?.programs.map(\.number) ?? []).filter { pmts[$0] != nil }
-        var candidates: [(TSProgramMapSection.Stream, TSAudioCodec, UInt16)] = []
+        var candidates: [(TSProgramMapSection.Stream, TSAudioCodec?, UInt16)] = []
+        var privateStreams: [(TSProgramMapSection.Stream, TSAudioCodec?, UInt16)] = []
         for number in programs {
             // Safe to force unwrap: filtered above.
             for stream in pmts[number]!.streams {
-                if case .audio(let codec) = TSStreamKind(stream) { candidates.append((stream, codec, number)) }
+                switch TSStreamKind(stream) {
+                case .audio(let codec): candidates.append((stream, codec, number))
+                case .privatePES where !notAudioPIDs.contains(stream.pid): privateStreams.append((stream, nil, number))
+                default: break
+                }
             }
         }
-        let chosen: (TSProgramMapSection.Stream, TSAudioCodec, UInt16)?
+        let chosen: (TSProgramMapSection.Stream, TSAudioCodec?, UInt16)?
         if let trackID {
-            chosen = candidates.first { UInt32($0.0.pid) == trackID }
+            chosen = (candidates + privateStreams).first { UInt32($0.0.pid) == trackID }
             // Not listed yet: another program's PMT may list it.
             if chosen == nil && programs.count < (pat?.programs.count ?? 0) { return }
             if chosen == nil {
@@ -126,7 +138,7 @@ extension MPEGTSParser {
                     .unsupportedFileType, Self.structure, "no audio stream with PID \(trackID) (trackID) in the PMTs")
             }
         } else {
-            chosen = candidates.first
+            chosen = candidates.first ?? privateStreams.first
         }
         guard let (stream, codec, program) = chosen else { return }
         let pick = Selection(pid: stream.pid, codec: codec, program: program)
@@ -146,9 +158,11 @@ extension MPEGTSParser {
                 let kind = TSStreamKind(stream)
                 var name = "stream_type 0x" + FourCharCode.hex(UInt32(stream.streamType), digits: 2)
                 if case .audio(let codec) = kind { name = codec.name }
+                if stream.pid == selection?.pid, let codec = selection?.codec { name = codec.name }
                 if kind == .timedID3 { name = "ID3 timed metadata" }
                 return TrackInfo(
-                    id: UInt32(stream.pid), handlerType: kind.handlerType, sampleEntryType: name, timescale: 90000,
+                    id: UInt32(stream.pid), handlerType: stream.pid == selection?.pid ? "soun" : kind.handlerType,
+                    sampleEntryType: name, timescale: 90000,
                     duration: 0, sampleCount: 0, language: stream.language, isSelected: stream.pid == selection?.pid,
                     isChapterTrack: false)
             }

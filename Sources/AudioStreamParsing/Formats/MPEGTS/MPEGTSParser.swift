@@ -54,7 +54,8 @@ struct MPEGTSParser: FormatParser {
     /// The stream being demultiplexed.
     struct Selection {
         var pid: UInt16
-        var codec: TSAudioCodec
+        /// `nil` for a private PES stream until its first PES payload tells (``TSAudioFrame/identify(_:ended:)``).
+        var codec: TSAudioCodec?
         var program: UInt16
     }
 
@@ -77,6 +78,8 @@ struct MPEGTSParser: FormatParser {
     /// The last continuity_counter of every PID followed.
     var continuity: [UInt16: UInt8] = [:]
     var selection: Selection?
+    /// Private PES streams whose data started no audio frame (not chosen again).
+    var notAudioPIDs: Set<UInt16> = []
     /// The selected stream's data, and the ID3 timed metadata streams of its program.
     var audio = TSElementaryStream()
     var metadataStreams: [UInt16: TSElementaryStream] = [:]

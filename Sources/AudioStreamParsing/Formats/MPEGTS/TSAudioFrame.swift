@@ -49,6 +49,43 @@ enum TSAudioFrame: Hashable, Sendable {
         }
     }
 
+    /// What ``identify(_:ended:)`` found.
+    enum Identification: Equatable {
+        case codec(TSAudioCodec)
+        /// The bytes start no audio frame of any codec here.
+        case none
+        case needMoreData
+    }
+
+    /// The codecs tried, in order, on a private PES stream (stream_type 0x06 without a descriptor).
+    private static let privateCandidates: [TSAudioCodec] = [.adts, .latm, .ac3, .mpegAudio]
+
+    /// The codec of a private PES stream's data from its first bytes (a PES payload start, where a
+    /// muxer aligns a frame): a frame of that codec at offset 0 followed by another of the same codec
+    /// at its length, or ending the data when the PES packet `ended`. AC-3 frames of E-AC-3 syntax
+    /// give `enhancedAC3`.
+    static func identify(_ es: [UInt8], ended: Bool) -> Identification {
+        // No data yet (the first PES packet is starting): nothing to decide.
+        guard !es.isEmpty else { return .needMoreData }
+        var waiting = false
+        for codec in privateCandidates {
+            guard case .frame(let frame) = decode(codec, es, at: 0) else {
+                if es.count < headerByteCount(codec) { waiting = true }
+                continue
+            }
+            let found: TSAudioCodec
+            if case .ac3(let f) = frame, f.syntax == .enhanced { found = .enhancedAC3 } else { found = codec }
+            switch decode(codec, es, at: frame.length) {
+            case .frame: return .codec(found)
+            case .noFrame: continue
+            case .needMoreData:
+                if ended && es.count == frame.length { return .codec(found) }
+                if !ended { waiting = true }
+            }
+        }
+        return waiting && !ended ? .needMoreData : .none
+    }
+
     /// The frame's length in the elementary stream, header included.
     var length: Int {
         switch self {

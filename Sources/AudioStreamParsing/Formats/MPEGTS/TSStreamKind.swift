@@ -11,12 +11,15 @@
 /// | 0x87 | | E-AC-3 (ATSC) |
 /// | 0x06 (private PES) | AC-3 0x6A, registration `AC-3`, ATSC AC-3 0x81 | AC-3 (DVB, System B) |
 /// | 0x06 | enhanced AC-3 0x7A, registration `EAC3` | E-AC-3 |
+/// | 0x06 | none of the above (Blu-ray's HDMV mode writes AAC so) | private PES: audio when its first PES payload starts with an audio frame (``TSAudioFrame/identify(_:ended:)``) |
 /// | 0x15 | registration or metadata descriptor `ID3 ` | ID3 timed metadata |
 /// | 0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xD1, 0xEA | | video (skipped) |
 enum TSStreamKind: Hashable, Sendable {
     case audio(TSAudioCodec)
     case timedID3
     case video
+    /// stream_type 0x06 without a descriptor that names its content: audio only if its bytes say so.
+    case privatePES
     case other
 
     /// The kind of a PMT entry.
@@ -34,6 +37,7 @@ enum TSStreamKind: Hashable, Sendable {
         where stream.descriptorTags.contains(0x6A) || stream.descriptorTags.contains(0x81)
             || id == FourCharCode.value("AC-3"):
             self = .audio(.ac3)
+        case 0x06: self = .privatePES
         case 0x15 where id == FourCharCode.value("ID3 "): self = .timedID3
         case 0x01, 0x02, 0x10, 0x1B, 0x24, 0x42, 0xD1, 0xEA: self = .video
         default: self = .other
@@ -46,7 +50,7 @@ enum TSStreamKind: Hashable, Sendable {
         case .audio: "soun"
         case .video: "vide"
         case .timedID3: "meta"
-        case .other: "data"
+        case .privatePES, .other: "data"
         }
     }
 }
