@@ -60,7 +60,7 @@ trap 'rm -rf "$T"' EXIT
 # malformed/manifest.json is deleted too: make_malformed.py, make_malformed_flac.py and
 # ogg_malformed.py each merge their rows into it (tools/manifest.py), and the end of this
 # script checks that it lists every malformed input exactly once.
-DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts external)
+DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts loas external)
 for d in "${DIRS[@]}"; do
     mkdir -p "$d"
     find "$d" -maxdepth 1 -type f ! -name '*.ffprobe.json' ! -path malformed/expected.json -delete
@@ -906,7 +906,7 @@ printf '%s\t%s\t%s\t%s\t%s\n' "malformed/mkv-*" "python3 tools/make_malformed_mk
     "truncated inside a block, junk before the EBML header, unknown DocType and CodecID, a damaged block ID, a malformed track number" \
     "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
 
-DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts external)
+DIRS=(wav aiff caf au amr mpeg adts malformed tags flac mp4 ogg malformed/ogg mkv ac3 ts loas external)
 
 # ================================================================ raw AC-3 / E-AC-3
 # ffmpeg's native ac3 and eac3 encoders and raw muxers: the three AC-3 sample rates (44.1 kHz frames
@@ -960,6 +960,16 @@ python3 tools/ts_fixtures.py malformed ts/mp2-48000-2ch.ts malformed
 printf '%s\t%s\t%s\t%s\t%s\n' "malformed/ts-*" "python3 tools/ts_fixtures.py malformed ts/mp2-48000-2ch.ts malformed" "-" \
     "truncated, a continuity_counter gap, a PMT with a bad CRC_32, garbage between packets, garbage only" \
     "derived; results documented in malformed/expected.json; no ffprobe oracle" >> "$PROV"
+
+# ============================================================ raw LOAS (LATM)
+# ffmpeg's latm muxer over the ADTS source of the transport stream's LATM fixture (stream copy), so that
+# file's frames less their 7-byte headers are the payloads (docs/testing.md, "LATM"); the cut-in copy
+# starts at the second LOAS frame, as a capture that begins mid-stream (tools/loas_cut_in.py).
+SIGDESC="(stream-copied from ts/aac-48000-2ch-latm-source.aac)"
+mk loas/aac-48000-2ch.loas "AAC-LC in raw LOAS: AudioMuxElements with a StreamMuxConfig every 20 frames (audioMuxVersion 0)" "ffprobe's packets are whole LOAS frames: the payload sizes come from the ADTS source" \
+    '$FF -i ts/aac-48000-2ch-latm-source.aac $BX -c:a copy -f latm "$OUT"'
+mk loas/aac-48000-2ch-cut-in.loas "the same stream from its second LOAS frame on: the frames before the next StreamMuxConfig cannot be read" "derived: tools/loas_cut_in.py" \
+    'python3 tools/loas_cut_in.py loas/aac-48000-2ch.loas "$OUT"'
 
 # ============================================================ provenance table
 {

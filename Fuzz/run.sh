@@ -42,7 +42,7 @@ nice="${FUZZ_NICE:-10}"
 # Keep in the order of FuzzHarness.all (Tests/AudioStreamParsingTests/FuzzHarnesses/FuzzHarness.swift).
 all=(FuzzAny FuzzChunking FuzzMPEG FuzzADTS FuzzWAVE FuzzAIFF FuzzCAF FuzzNeXT FuzzMP4 FuzzOgg FuzzFLAC
     FuzzID3v2 FuzzID3v1 FuzzAPEv2 FuzzVorbisComment FuzzMP4ItemList FuzzFLACPicture FuzzChunkText FuzzICY
-    FuzzCodecHeaders FuzzMatroska FuzzAMR FuzzMPEGTS FuzzAC3 FuzzEBML FuzzChunkingMatroska)
+    FuzzCodecHeaders FuzzMatroska FuzzAMR FuzzMPEGTS FuzzAC3 FuzzEBML FuzzChunkingMatroska FuzzLOAS)
 if [ "$mode" = list ]; then printf '%s\n' "${all[@]}"; exit 0; fi
 [ ${#harnesses[@]} -gt 0 ] || harnesses=("${all[@]}")
 for h in "${harnesses[@]}"; do

@@ -34,7 +34,7 @@ def media(folders, malformed_prefixes=()):
     return files
 
 
-ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'mkv', 'ac3', 'ts', 'tags', 'malformed']
+ALL = ['wav', 'aiff', 'caf', 'au', 'mpeg', 'adts', 'mp4', 'ogg', 'flac', 'mkv', 'ac3', 'ts', 'loas', 'tags', 'malformed']
 
 
 def be32(b, i):
@@ -139,6 +139,7 @@ def seeds_for(h):
         'FuzzMPEGTS': (['ts', 'malformed'], ('ts',)),
         'FuzzAC3': (['ac3', 'malformed'], ('ac3', 'eac3')),
         'FuzzEBML': (['mkv', 'malformed'], ('mk', 'webm')),
+        'FuzzLOAS': (['loas'], ('loas',)),
     }
     if h in formats:
         return media(*formats[h])

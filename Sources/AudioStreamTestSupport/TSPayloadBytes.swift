@@ -3,7 +3,8 @@
 /// FEC bytes, told apart by the sync spacing; adaptation fields and, at each payload_unit_start, the
 /// PES header skipped). A packet cut from a transport stream is not one range of the file: its pieces
 /// lie in consecutive payloads of its PID, which `matches` checks. Test code, independent of the
-/// library. Built lazily by `EventRecorder` when a packet's bytes are not the input's at its offset.
+/// library. Built lazily by `EventRecorder` when a packet's bytes are not the input's at its offset. An
+/// input that is no transport stream is one elementary stream: the file itself (raw LOAS).
 package struct TSPayloadBytes {
     /// For a file offset inside a payload: the PID's elementary stream and the byte's index in it.
     private var index: [Int64: (pid: Int, position: Int)] = [:]
@@ -18,8 +19,15 @@ package struct TSPayloadBytes {
         return nil
     }
 
+    /// An input that is no transport stream, as one elementary stream (a raw LOAS file, whose packets are
+    /// copied out of their AudioMuxElements as in a transport stream).
+    private var raw: [UInt8]?
+
     package init?(_ file: [UInt8]) {
-        guard let (unit, prefix) = Self.unitLayout(file) else { return nil }
+        guard let (unit, prefix) = Self.unitLayout(file) else {
+            raw = file
+            return
+        }
         var start = 0
         var synced = true
         var counters: [Int: UInt8] = [:]
@@ -82,9 +90,18 @@ package struct TSPayloadBytes {
 
     /// Whether `bytes` are the elementary stream bytes from the one at file offset `start` on.
     package func matches<Bytes: Collection<UInt8>>(start: Int64, bytes: Bytes) -> Bool {
-        guard let (pid, position) = index[start], let stream = streams[pid], position + bytes.count <= stream.count
-        else { return false }
+        guard let (stream, position) = locate(start), position + bytes.count <= stream.count else { return false }
         return stream[position..<(position + bytes.count)].elementsEqual(bytes)
+    }
+
+    /// The elementary stream holding the byte at file offset `start`, and the byte's index in it.
+    private func locate(_ start: Int64) -> (stream: [UInt8], position: Int)? {
+        if let raw {
+            guard start >= 0, start < Int64(raw.count) else { return nil }
+            return (raw, Int(start))
+        }
+        guard let (pid, position) = index[start], let stream = streams[pid] else { return nil }
+        return (stream, position)
     }
 
     /// Whether `bytes` lie, at any bit position, inside the LOAS frame (ISO/IEC 14496-3 §1.7.2: syncword
@@ -92,7 +109,7 @@ package struct TSPayloadBytes {
     /// copied out of its AudioMuxElement from whatever bit it starts at. A search, not a parse of the
     /// element.
     package func matchesInsideLOASFrame<Bytes: Collection<UInt8>>(start: Int64, bytes: Bytes) -> Bool {
-        guard let (pid, position) = index[start], let stream = streams[pid], position + 3 <= stream.count,
+        guard let (stream, position) = locate(start), position + 3 <= stream.count,
             stream[position] == 0x56, stream[position + 1] & 0xE0 == 0xE0
         else { return false }
         let length = 3 + (Int(stream[position + 1] & 0x1F) << 8 | Int(stream[position + 2]))

@@ -203,7 +203,7 @@ extension InspectionReport {
             .m4b: "MPEG-4 audiobook",
             .threeGP: "3GPP", .threeGP2: "3GPP2", .flac: "FLAC", .ogg: "Ogg", .ac3: "AC-3", .amr: "AMR",
             .quickTime: "QuickTime", .matroska: "Matroska", .webM: "WebM", .enhancedAC3: "E-AC-3",
-            .mpeg2TransportStream: "MPEG-2 transport stream",
+            .mpeg2TransportStream: "MPEG-2 transport stream", .latmInLOAS: "LATM in LOAS",
         ]
         return names[t] ?? "container"
     }

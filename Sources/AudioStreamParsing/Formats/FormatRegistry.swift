@@ -24,5 +24,7 @@ enum FormatRegistry {
         // MPEG audio scans past junk for a confirmed frame: keep it after every probe that
         // recognises a magic at offset 0.
         MPEGAudioParser.probe,
+        // Raw LOAS: three LOAS frames in a row (an 11-bit syncword), junk before them allowed.
+        LOASParser.probe,
     ]
 }

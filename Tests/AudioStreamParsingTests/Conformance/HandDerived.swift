@@ -211,6 +211,20 @@ enum HandDerived {
         "ts/aac-48000-2ch-latm.ts": Entry(
             kind: .computed { try latmInTransportStream() },
             why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
+        // Raw LOAS: as in the transport stream, ffprobe's packets are whole LOAS frames (ISO/IEC 14496-3
+        // §1.7.2) and ours the raw data blocks inside their AudioMuxElements, each at its frame's first byte.
+        // generate.sh stream-copied ts/aac-48000-2ch-latm-source.aac (ADTS) through ffmpeg's latm muxer:
+        // that file's frames less their headers are the payloads, in order.
+        "loas/aac-48000-2ch.loas": Entry(
+            kind: .computed { try rawLOAS("loas/aac-48000-2ch.loas", sourceFramesBefore: 0) },
+            why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
+        // The same stream from its second frame on (tools/loas_cut_in.py): an AudioMuxElement whose first
+        // bit, useSameStreamMux (§1.7.3.1, Table 1.41), is 1 reuses a StreamMuxConfig, and none came before
+        // it, so the frames up to the first one with the bit 0 cannot be read; from there the packets are
+        // the source's blocks from index 1 + that frame's index.
+        "loas/aac-48000-2ch-cut-in.loas": Entry(
+            kind: .computed { try rawLOAS("loas/aac-48000-2ch-cut-in.loas", sourceFramesBefore: 1) },
+            why: "ffprobe's LATM packets are whole LOAS frames; frames before the first StreamMuxConfig are unreadable"),
         // Chained Ogg (RFC 3533 §4): the files are `cat` of two fixtures (generate.sh), so the stream is the
         // first file's packets followed by the second's, shifted by the first file's length. ffprobe cannot
         // read chains (it keeps the first link's format; ffprobe-oracle.md). The format announced last is the
@@ -291,6 +305,43 @@ enum HandDerived {
         }
         e.packets = zip(frames, blocks).map { PacketSpan(offset: $0.offset, size: $1.size) }
         e.source = "ffprobe oracle (LOAS frames) with the payload sizes of ts/aac-48000-2ch-latm-source.aac's oracle"
+        return e
+    }
+
+    /// A raw LOAS file of one payload per frame, `loas/aac-48000-2ch.loas` less its first
+    /// `sourceFramesBefore` frames: that file's oracle's LOAS frames (shifted by the bytes cut away; ffprobe
+    /// gives the cut-in file no durations) from the first that carries a StreamMuxConfig (the first bit
+    /// after the 3-byte header is useSameStreamMux = 0), each packet the ADTS source's raw data block of the
+    /// same frame.
+    static func rawLOAS(_ path: String, sourceFramesBefore cut: Int) throws -> ExpectedStream {
+        let source = FixtureCatalog.fixture("ts/aac-48000-2ch-latm-source.aac")
+        let blocks = try ExpectedStream(oracle: source.oracle(), file: source.bytes()).packets ?? []
+        let whole = FixtureCatalog.fixture("loas/aac-48000-2ch.loas")
+        var e = try ExpectedStream(oracle: whole.oracle(), file: whole.bytes())
+        let allFrames = e.packets ?? []
+        guard allFrames.count == blocks.count, cut < allFrames.count else {
+            throw ExpectationError("\(allFrames.count) LOAS frames, \(blocks.count) ADTS frames in the source")
+        }
+        let shift = allFrames[cut].offset
+        let file = try FixtureCatalog.fixture(path).bytes()
+        let frames = allFrames[cut...].map { PacketSpan(offset: $0.offset - shift, size: $0.size) }
+        guard frames.last.map({ Int($0.offset + $0.size) }) == file.count else {
+            throw ExpectationError("\(path) is not the whole file's frames from \(cut) on")
+        }
+        guard
+            let first = frames.firstIndex(where: {
+                file[Int($0.offset)] == 0x56 && file[Int($0.offset) + 3] & 0x80 == 0
+            })
+        else { throw ExpectationError("no LOAS frame with a StreamMuxConfig") }
+        let kept = frames[first...]
+        e.packets = kept.enumerated().map { k, frame in
+            PacketSpan(offset: frame.offset, size: blocks[cut + first + k].size)
+        }
+        e.dataOffset = kept.first?.offset ?? 0
+        e.byteCount = kept.reduce(0) { $0 + $1.size }
+        e.frameCount = Int64(kept.count) * 1024
+        e.source =
+            "oracle of loas/aac-48000-2ch.loas (LOAS frames from the first StreamMuxConfig) with the payload sizes of its ADTS source"
         return e
     }
 

@@ -252,10 +252,11 @@ struct SeekTests {
         let (parser, recorder) = try Self.prepare(input, .wholeFile, options: options)
         let end = full.packets.last.map { $0.offset + Int64($0.size) } ?? full.dataOffset
         let seek = try parser.seek(toPacket: n)
-        if fixture.folder == "ts" {
-            // A transport stream's packets are copied out of interleaved transport packets (and LATM payloads
-            // out of bits): the last one's offset + size is not where it ends in the file. The end lies after
-            // the last packet's first byte, inside the file (docs/formats/mpeg-ts.md, "Seeking").
+        if ["ts", "loas"].contains(fixture.folder) {
+            // A transport stream's packets are copied out of interleaved transport packets (and LATM payloads,
+            // also in raw LOAS, out of bits): the last one's offset + size is not where it ends in the file. The
+            // end lies after the last packet's first byte, inside the file (docs/formats/mpeg-ts.md,
+            // "Seeking"; docs/formats/loas.md).
             let last = full.packets.last?.offset ?? full.dataOffset
             #expect(
                 seek.absoluteOffset > last && seek.absoluteOffset <= Int64(input.count),

@@ -53,6 +53,7 @@ enum FuzzHarness {
         ("FuzzAC3", { try FuzzFormat.run($0, only: [.ac3, .enhancedAC3]) }),
         ("FuzzEBML", { try FuzzEBML.run($0) }),
         ("FuzzChunkingMatroska", { try FuzzChunking.run($0, only: [.matroska, .webM]) }),
+        ("FuzzLOAS", { try FuzzFormat.run($0, only: [.latmInLOAS]) }),
     ]
 
     static func named(_ name: String) -> Body? { all.first { $0.name == name }?.body }

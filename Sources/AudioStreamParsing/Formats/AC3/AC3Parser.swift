@@ -31,20 +31,9 @@ struct AC3Parser: FrameSyncParser {
     /// Where the parser is.
     enum State {
         /// Looking for a frame: at the start, after lost sync, a discontinuity or a seek.
-        case searching(Search)
+        case searching(FrameSyncResync)
         /// In sync: a sync frame is expected at the position.
         case synced
-    }
-
-    /// The progress of a frame search.
-    struct Search {
-        /// Why the search runs (for the diagnostic).
-        enum Cause { case start, lostSync, discontinuity, seek }
-        var cause: Cause
-        /// Bytes after the position already examined.
-        var offset = 0
-        /// The bytes skipped, and the syncwords rejected among them.
-        var junk = JunkRun()
     }
 
     /// Running totals over the packets parsed in order from the first frame.
@@ -57,7 +46,7 @@ struct AC3Parser: FrameSyncParser {
         var end: Int64 = 0
     }
 
-    var state = State.searching(Search(cause: .start))
+    var state = State.searching(FrameSyncResync(cause: .start))
     /// The first frame of the stream's current format; `nil` before the first frame.
     var format: AC3SyncFrame?
     /// Absolute offset of the first frame.
@@ -81,7 +70,7 @@ struct AC3Parser: FrameSyncParser {
         let next = stepSearch(&search, &context)
         // A run of junk longer than maxSyncScanBytes ends the parse.
         guard case .searching(let pending) = state else { return next }
-        try pending.junk.checkLimit(Self.structure, context, wording: "bytes skipped")
+        try pending.checkLimit(Self.structure, context)
         return next
     }
 
@@ -99,7 +88,7 @@ struct AC3Parser: FrameSyncParser {
             return .continue
         }
         guard case .valid(let first) = decoded, first.startsPacket else {
-            state = .searching(Search(cause: .lostSync))
+            state = .searching(FrameSyncResync(cause: .lostSync))
             return .continue
         }
         var end = first.frameLength
@@ -150,9 +139,8 @@ struct AC3Parser: FrameSyncParser {
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
         try stepToEnd(&context)
         if case .searching(var search) = state {
-            search.junk.skip(context.window.readable, &context)
-            reportSkipped(search, &context)
-            state = .searching(Search(cause: .lostSync))
+            search.finish(Self.structure, frameNoun: "sync frame", &context)
+            state = .searching(FrameSyncResync(cause: .lostSync))
         }
         guard format != nil else {
             throw context.error(.invalidFile, Self.structure, "no AC-3 or E-AC-3 sync frame found in the stream")
@@ -172,7 +160,7 @@ struct AC3Parser: FrameSyncParser {
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
-        state = .searching(Search(cause: .discontinuity))
+        state = .searching(FrameSyncResync(cause: .discontinuity))
         if format != nil { indicesExact = false }
     }
 
@@ -195,7 +183,7 @@ struct AC3Parser: FrameSyncParser {
             state = .synced
             indicesExact = true
         } else {
-            state = .searching(Search(cause: .seek))
+            state = .searching(FrameSyncResync(cause: .seek))
             indicesExact = packet == recorded && recorded == totals.packets
         }
         return true

@@ -88,3 +88,25 @@ enum FrameSyncSearch {
         return window.firstIndex(of: tagByte, from: start, to: sync ?? end) ?? sync
     }
 }
+
+extension FrameSyncSearch {
+    /// A content probe over `format`: the first confirmed frame within `ParserOptions.detectionLookahead`
+    /// bytes, junk before it allowed. Stateless; it asks for geometrically more bytes while it scans junk.
+    ///
+    /// - Parameter match: the probe's answer for the frame found `offset` bytes after the position.
+    static func probe<Format: FrameSyncFormat>(
+        _ format: Format, _ window: InputWindow, _ options: ParserOptions,
+        match: (_ offset: Int, _ frame: Format.Frame) -> FormatProbe.Result
+    ) -> FormatProbe.Result {
+        let limit = options.detectionLookahead
+        switch search(format, window, from: 0, horizon: limit) {
+        case .frame(let offset, let frame):
+            return match(offset, frame)
+        case .exhausted, .tag:
+            return .noMatch
+        case .undecided(let scanned, let n):
+            if window.isFinal { return .noMatch }
+            return .needMoreData(atLeast: max(n, min(limit, 2 * window.readable)), noMatchBefore: scanned)
+        }
+    }
+}

@@ -133,14 +133,12 @@ struct EntryDecoder {
         }
         if config.objectTypeIndication != 0x40 { asc.audioObjectType = Int(config.objectTypeIndication) - 0x65 }
         if asc.channelCount == nil, description.channelCount > 0 { asc.channelCount = Int(description.channelCount) }
-        guard let layers = asc.formatListLayers() else {
+        guard let format = AACStreamFormat(asc) else {
             throw Structure.mp4("esds").unsupported(
                 "MPEG-4 audioObjectType \(asc.audioObjectType) is not supported")
         }
-        let top = layers[0]
-        let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
         var result = entry(
-            top.streamDescription, cookie: cookie, layers: layers.count > 1 ? layers : [], layout: layout)
+            format.streamDescription, cookie: cookie, layers: format.layeredFormatList, layout: format.channelLayout)
         result.notes = notes
         return result
     }

@@ -147,27 +147,10 @@ enum TSAudioFrame: Hashable, Sendable {
             values = [.dataFormat(f.streamDescription)]
             if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
         case .loas(_, let config):
-            values = config.map { Self.latmPropertyValues($0.audioSpecificConfig) } ?? []
+            values = config.map { AACStreamFormat.latmPropertyValues($0.audioSpecificConfig) } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)
         values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)]
-        return values
-    }
-
-    /// An LATM stream's properties from its first layer's AudioSpecificConfig, as MP4's `esds` gives
-    /// them: the highest layer of the format list as dataFormat, the list itself when SBR/PS is signalled,
-    /// the configuration in an ES_Descriptor as magicCookie, and the channel layout.
-    private static func latmPropertyValues(_ asc: AudioSpecificConfig) -> [AudioStreamPropertyValue] {
-        guard let layers = asc.formatListLayers() else { return [] }
-        let top = layers[0]
-        var values: [AudioStreamPropertyValue] = [
-            .dataFormat(top.streamDescription), .formatList(layers),
-            .magicCookie(
-                ESDescriptor.encode(audioSpecificConfig: asc.bytes, bufferSizeDB: 0, maxBitrate: 0, avgBitrate: 0)),
-        ]
-        if top.channelLayoutTag.rawValue != 0 {
-            values.append(.channelLayout(ChannelLayout(tag: top.channelLayoutTag)))
-        }
         return values
     }
 }

@@ -143,15 +143,12 @@ struct MatroskaAudioCodec {
         var notes: [DiagnosticNote] = []
         var asc = try AudioSpecificConfig.decode(bytes, notes: &notes)
         if asc.channelCount == nil { asc.channelCount = Int(channels) }
-        guard let layers = asc.formatListLayers() else {
+        guard let format = AACStreamFormat(asc) else {
             throw Structure.mkv("CodecPrivate").unsupported("MPEG-4 audioObjectType \(asc.audioObjectType)")
         }
-        let top = layers[0]
-        let layout = top.channelLayoutTag.rawValue != 0 ? ChannelLayout(tag: top.channelLayoutTag) : nil
-        let cookie = ESDescriptor.encode(audioSpecificConfig: bytes, bufferSizeDB: 0, maxBitrate: 0, avgBitrate: 0)
         return MatroskaAudioCodec(
-            streamDescription: top.streamDescription, magicCookie: cookie, formatList: layers.count > 1 ? layers : [],
-            channelLayout: layout)
+            streamDescription: format.streamDescription, magicCookie: AACStreamFormat.magicCookie(bytes),
+            formatList: format.layeredFormatList, channelLayout: format.channelLayout)
     }
 
     /// The AudioSpecificConfig a legacy AAC CodecID implies: `…/MAIN` 1, `…/LC` 2, `…/SSR` 3, `…/LTP` 4;
