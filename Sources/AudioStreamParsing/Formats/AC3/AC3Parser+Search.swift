@@ -28,14 +28,14 @@ extension AC3Parser {
         state = .synced
         guard format == nil else { return }
         format = frame
-        dataOffset = context.window.position
+        ledger.dataOffset = context.window.position
         let bound = UInt32(frame.syntax == .ac3 ? 3840 : Self.maxFramesPerPacket * 4096)
         var values: [AudioStreamPropertyValue] = [
             .dataFormat(frame.streamDescription), .maximumPacketSize(bound), .packetSizeUpperBound(bound),
             .averageBytesPerPacket(Double(frame.frameLength)), .bitRate(frame.bitRate), .restrictsRandomAccess(false),
         ]
         if let layout = frame.channelLayout { values.append(.channelLayout(layout)) }
-        context.publishHeader(values, dataOffset: dataOffset)
+        context.publishHeader(values, dataOffset: ledger.dataOffset)
     }
 
     /// The packet at the position starts with a frame of another format: announced from here on.

@@ -36,26 +36,11 @@ struct AC3Parser: FrameSyncParser {
         case synced
     }
 
-    /// Running totals over the packets parsed in order from the first frame.
-    struct Totals {
-        var packets: Int64 = 0
-        var bytes: Int64 = 0
-        var seconds: Double = 0
-        var maximumPacketSize = 0
-        /// Absolute end of the last packet.
-        var end: Int64 = 0
-    }
-
     var state = State.searching(FrameSyncResync(cause: .start))
     /// The first frame of the stream's current format; `nil` before the first frame.
     var format: AC3SyncFrame?
-    /// Absolute offset of the first frame.
-    var dataOffset: Int64 = 0
-    var totals = Totals()
-    /// False once the packet indices no longer count from the first frame.
-    var indicesExact = true
-    /// The packet count known at `finish`.
-    var finalPacketCount: Int64?
+    /// The packets counted in order, the data offset, the final count.
+    var ledger = FrameSyncLedger()
     /// The packet offset table and the fast-path switch (no fast path: frames are read one by one).
     var engine: FrameSyncEngine
 
@@ -124,16 +109,10 @@ struct AC3Parser: FrameSyncParser {
         let start = context.window.position
         let index = context.nextPacketIndex
         context.emitPacket(size: size, variableFrames: 0, frames: Int64(first.samples))
-        guard indicesExact && index == totals.packets else { return }
-        let relative = start - dataOffset
-        _ = engine.offsets.record(
-            packet: totals.packets, start: relative, end: relative + Int64(size),
+        ledger.count(
+            index: index, start: start, frameEnd: start + Int64(size), frameBytes: size, packetSize: size,
+            seconds: Double(first.samples) / Double(first.sampleRate), offsets: &engine.offsets,
             limit: context.limits.maxPacketTableEntries)
-        totals.packets += 1
-        totals.bytes += Int64(size)
-        totals.seconds += Double(first.samples) / Double(first.sampleRate)
-        totals.maximumPacketSize = max(totals.maximumPacketSize, size)
-        totals.end = start + Int64(size)
     }
 
     mutating func finish(_ context: inout ParseContext) throws(AudioStreamError) {
@@ -145,47 +124,23 @@ struct AC3Parser: FrameSyncParser {
         guard format != nil else {
             throw context.error(.invalidFile, Self.structure, "no AC-3 or E-AC-3 sync frame found in the stream")
         }
-        guard indicesExact && context.nextPacketIndex == totals.packets else { return }
-        finalPacketCount = totals.packets
-        context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
-        context.announce(.audioDataPacketCount(UInt64(totals.packets)))
-        context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
-        if totals.packets > 0 {
-            context.announce(.averageBytesPerPacket(Double(totals.bytes) / Double(totals.packets)))
-            if totals.seconds > 0 {
-                context.announce(
-                    .bitRate(UInt32(min(Double(UInt32.max), (Double(totals.bytes) * 8 / totals.seconds).rounded()))))
-            }
-        }
+        ledger.announceFinal(&context)
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .searching(FrameSyncResync(cause: .discontinuity))
-        if format != nil { indicesExact = false }
+        if format != nil { ledger.indicesExact = false }
     }
 
     var packetMap: PacketMap {
         guard let format else { return .unknown }
-        let offsets = engine.offsets.offsets
-        var map = PacketMap(
-            framesPerPacket: Int64(format.samples), packetOffsets: offsets.isEmpty ? nil : offsets,
-            packetCount: finalPacketCount)
-        if totals.packets > 0 {
-            map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
-        }
-        return map
+        return ledger.packetMap(framesPerPacket: Int64(format.samples), offsets: engine.offsets)
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard format != nil else { return false }
-        let recorded = Int64(engine.offsets.packetCount)
-        if packet < recorded {
-            state = .synced
-            indicesExact = true
-        } else {
-            state = .searching(FrameSyncResync(cause: .seek))
-            indicesExact = packet == recorded && recorded == totals.packets
-        }
+        state =
+            ledger.landsInTable(packet, offsets: engine.offsets) ? .synced : .searching(FrameSyncResync(cause: .seek))
         return true
     }
 }

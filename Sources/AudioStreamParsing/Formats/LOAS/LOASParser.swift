@@ -42,16 +42,6 @@ struct LOASParser: FrameSyncParser {
         case synced
     }
 
-    /// Running totals over the packets parsed in order from the first frame.
-    struct Totals {
-        var packets: Int64 = 0
-        var bytes: Int64 = 0
-        var frames: Int64 = 0
-        var maximumPacketSize = 0
-        /// Absolute end of the last frame.
-        var end: Int64 = 0
-    }
-
     var state = State.searching(FrameSyncResync(cause: .start))
     /// The configuration and refusals of the stream's elements.
     var latm = LATMState()
@@ -59,13 +49,8 @@ struct LOASParser: FrameSyncParser {
     var format: AACStreamFormat?
     /// The AudioSpecificConfig behind ``format``.
     var announcedConfig: AudioSpecificConfig?
-    /// Absolute offset of the first frame.
-    var dataOffset: Int64 = 0
-    var totals = Totals()
-    /// False once the packet indices no longer count from the first frame.
-    var indicesExact = true
-    /// The packet count known at `finish`.
-    var finalPacketCount: Int64?
+    /// The packets counted in order, the data offset, the final count.
+    var ledger = FrameSyncLedger()
     /// Sub-frames of the landing frame to drop after an exact seek into it.
     var skipPackets = 0
     /// The packet offset table (no fast path: elements are decoded one by one).
@@ -160,7 +145,7 @@ struct LOASParser: FrameSyncParser {
             let values = AACStreamFormat.latmPropertyValues(config)
             let bound = UInt32(Self.packetSizeUpperBound)
             if announcedConfig == nil {
-                dataOffset = start
+                ledger.dataOffset = start
                 context.publishHeader(
                     values + [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)],
                     dataOffset: start)
@@ -175,6 +160,7 @@ struct LOASParser: FrameSyncParser {
             format = AACStreamFormat(config)
         }
         let frames = Int64(format?.streamDescription.framesPerPacket ?? 0)
+        let rate = format?.streamDescription.sampleRate ?? 0
         for (k, payload) in element.payloads.enumerated() {
             if skipPackets > 0 {
                 skipPackets -= 1
@@ -182,16 +168,10 @@ struct LOASParser: FrameSyncParser {
             }
             let index = context.nextPacketIndex
             context.emitAssembledPacket(payload, fileOffset: start, variableFrames: 0, frames: frames)
-            guard indicesExact && index == totals.packets else { continue }
-            let relative = start - dataOffset
-            _ = engine.offsets.record(
-                packet: totals.packets, start: relative, end: relative + Int64(frameLength),
+            ledger.count(
+                index: index, start: start, frameEnd: start + Int64(frameLength), frameBytes: k == 0 ? frameLength : 0,
+                packetSize: payload.count, seconds: rate > 0 ? Double(frames) / rate : 0, offsets: &engine.offsets,
                 limit: context.limits.maxPacketTableEntries)
-            totals.packets += 1
-            totals.bytes += k == 0 ? Int64(frameLength) : 0
-            totals.frames += frames
-            totals.maximumPacketSize = max(totals.maximumPacketSize, payload.count)
-            totals.end = start + Int64(frameLength)
         }
     }
 
@@ -207,55 +187,34 @@ struct LOASParser: FrameSyncParser {
             }
             throw context.error(.invalidFile, Self.structure, "no readable LOAS frame found in the stream")
         }
-        guard indicesExact && context.nextPacketIndex == totals.packets else { return }
-        finalPacketCount = totals.packets
-        context.announce(.audioDataByteCount(UInt64(max(0, totals.end - dataOffset))))
-        context.announce(.audioDataPacketCount(UInt64(totals.packets)))
-        context.announce(.maximumPacketSize(UInt32(totals.maximumPacketSize)))
-        guard totals.packets > 0 else { return }
-        context.announce(.averageBytesPerPacket(Double(totals.bytes) / Double(totals.packets)))
-        let rate = format?.streamDescription.sampleRate ?? 0
-        if totals.frames > 0 && rate > 0 {
-            let seconds = Double(totals.frames) / rate
-            context.announce(
-                .bitRate(UInt32(min(Double(UInt32.max), (Double(totals.bytes) * 8 / seconds).rounded()))))
-        }
+        ledger.announceFinal(&context)
     }
 
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .searching(FrameSyncResync(cause: .discontinuity))
         skipPackets = 0
-        if format != nil { indicesExact = false }
+        if format != nil { ledger.indicesExact = false }
     }
 
     var packetMap: PacketMap {
         guard let format else { return .unknown }
-        let offsets = engine.offsets.offsets
-        var map = PacketMap(
-            framesPerPacket: Int64(format.streamDescription.framesPerPacket),
-            packetOffsets: offsets.isEmpty ? nil : offsets, packetCount: finalPacketCount)
-        if totals.packets > 0 {
-            map.estimatedBytesPerPacket = Double(totals.end - dataOffset) / Double(totals.packets)
-        }
-        return map
+        return ledger.packetMap(
+            framesPerPacket: Int64(format.streamDescription.framesPerPacket), offsets: engine.offsets)
     }
 
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard format != nil else { return false }
-        let recorded = Int64(engine.offsets.packetCount)
         skipPackets = 0
-        if packet < recorded {
-            // The frame's earlier sub-frames share its offset: they are dropped.
-            let offsets = engine.offsets.offsets
-            var first = Int(packet)
-            while first > 0 && offsets[first - 1] == offsets[Int(packet)] { first -= 1 }
-            skipPackets = Int(packet) - first
-            state = .synced
-            indicesExact = true
-        } else {
+        guard ledger.landsInTable(packet, offsets: engine.offsets) else {
             state = .searching(FrameSyncResync(cause: .seek))
-            indicesExact = packet == recorded && recorded == totals.packets
+            return true
         }
+        // The frame's earlier sub-frames share its offset: they are dropped.
+        let offsets = engine.offsets.offsets
+        var first = Int(packet)
+        while first > 0 && offsets[first - 1] == offsets[Int(packet)] { first -= 1 }
+        skipPackets = Int(packet) - first
+        state = .synced
         return true
     }
 }
