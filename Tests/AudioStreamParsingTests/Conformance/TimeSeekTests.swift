@@ -105,12 +105,6 @@ struct TimeSeekTests {
                 } catch {
                     // A CAF whose pakt follows the data cannot place packets from its header (`more`).
                     if preparation == .headerOnly && error.code == .dataUnavailable { continue }
-                    // A fragmented MP4's frame table does not reach its last sample's frames (`more`; not
-                    // fixed yet: docs/streaming.md, "What is left").
-                    if error.code == .dataUnavailable && fixture.name.contains("-frag") && frame == duration.frames - 1
-                    {
-                        continue
-                    }
                     Issue.record("\(context): \(error)")
                     continue
                 }

@@ -72,6 +72,24 @@ enum MP4Gapless {
             numberValidFrames: valid, primingFrames: Int32(primingFrames), remainderFrames: Int32(remainder))
     }
 
+    /// The packet table info of a track without an edit list or `iTunSMPB` whose sample durations end
+    /// short of its packets' full frame count: writers trim the LAST sample's duration to the valid end
+    /// (ffmpeg's fragmented MP4: a `trun` duration of 68 instead of 1024), so the frames after it are a
+    /// remainder. `nil` when the durations fill every packet, or fall short by a packet or more (not a
+    /// trimmed last sample).
+    ///
+    /// - Parameters:
+    ///   - sampleFrames: the frames of the sample durations (`stts` or `trun`).
+    ///   - totalFrames: packet count × framesPerPacket.
+    ///   - framesPerPacket: the codec's frames per packet.
+    static func fromTrimmedLastSample(sampleFrames: Int64, totalFrames: Int64, framesPerPacket: Int64)
+        -> PacketTableInfo?
+    {
+        let remainder = totalFrames - sampleFrames
+        guard sampleFrames > 0, framesPerPacket > 0, remainder > 0, remainder < framesPerPacket else { return nil }
+        return PacketTableInfo(numberValidFrames: sampleFrames, primingFrames: 0, remainderFrames: Int32(remainder))
+    }
+
     /// The packet table info of an iTunes `iTunSMPB` value (fields separated by spaces, hexadecimal:
     /// reserved, priming, remainder, valid frame count, …).
     ///

@@ -59,7 +59,10 @@ extension MP4Parser {
     /// files"): announced with the `moov`, it knew only the `moov`'s own samples. Priming from the edit
     /// list (or `iTunSMPB`) as before; the valid frames from `mehd`'s fragment_duration (the presentation
     /// with its fragments, ISO/IEC 14496-12 §8.8.2) when the movie has one, else from the edit list's
-    /// segment duration; at most the frames after the priming. Announced again when it differs.
+    /// segment duration; at most the frames after the priming. Without either, a last sample whose `trun`
+    /// duration is trimmed short of a full packet makes the frames after it a remainder
+    /// (``MP4Gapless/fromTrimmedLastSample(sampleFrames:totalFrames:framesPerPacket:)``), so the duration
+    /// ends where the frame table does. Announced again when it differs.
     mutating func announceFragmentedGapless(_ context: inout ParseContext) {
         guard let movie, let track, let entry else { return }
         let fpp = Int64(entry.streamDescription.framesPerPacket)
@@ -75,6 +78,10 @@ extension MP4Parser {
                     numberValidFrames: valid, primingFrames: Int32(clamping: priming),
                     remainderFrames: Int32(clamping: decoded - priming - valid))
             }
+        }
+        if info == nil, fpp > 0 {
+            info = MP4Gapless.fromTrimmedLastSample(
+                sampleFrames: sampleTotals().frames, totalFrames: decoded, framesPerPacket: fpp)
         }
         guard let info, info != announcedGapless else { return }
         announcedGapless = info
