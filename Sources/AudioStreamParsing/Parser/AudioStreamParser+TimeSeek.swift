@@ -43,6 +43,9 @@ extension AudioStreamParser {
         let startFrame = packetToFrame(start)
         let target = try seek(toPacket: start)
         let firstFrame = startFrame?.value ?? (decoded - holding.value.offsetInPacket)
+        // With byte-range requests, Ogg and MPEG-TS search the unit holding the first frame to decode
+        // (docs/streaming.md, "Refined time seeks").
+        if target.isEstimated { _ = refineSeek(toFrame: max(0, min(firstFrame, decoded))) }
         return FrameSeekTarget(
             frame: frame, primingFrames: priming, position: holding.value, rollDistance: packet - start,
             startPacket: start, framesToDiscard: max(0, decoded - firstFrame), target: target,

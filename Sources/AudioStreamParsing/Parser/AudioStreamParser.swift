@@ -493,6 +493,13 @@ public final class AudioStreamParser {
         return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
     }
 
+    /// After an estimated `seek(toFrame:)`: lets the format refine the landing towards `frame` with byte
+    /// requests (`FormatParser.refineSeek(toFrame:)`) when the caller allows them. Returns whether it will.
+    func refineSeek(toFrame frame: Int64) -> Bool {
+        guard options.allowsByteRangeRequests, hasFormat else { return false }
+        return format?.refineSeek(toFrame: frame) ?? false
+    }
+
     /// The checks every seek makes first: a terminal failure, a call from inside a callback.
     func checkSeekCall() throws(AudioStreamError) {
         if let failure { throw failure }
