@@ -134,7 +134,8 @@ struct RefinedTimeSeekTests {
             var firsts: [[LoggedPacket]] = []
             for chunking in Self.chunkings {
                 let context = "\(path) at \(fraction) (\(chunking))"
-                guard let outcome = try Self.refinedSeek(path, headFraction: 0.2, fraction: fraction, chunking: chunking)
+                guard
+                    let outcome = try Self.refinedSeek(path, headFraction: 0.2, fraction: fraction, chunking: chunking)
                 else {
                     Issue.record("\(context): the seek was not estimated")
                     continue
@@ -172,14 +173,16 @@ struct RefinedTimeSeekTests {
             var runs: [[LoggedPacket]] = []
             for chunking in Self.chunkings {
                 let context = "\(path) at \(fraction) (\(chunking))"
-                guard let outcome = try Self.refinedSeek(path, headFraction: 0.4, fraction: fraction, chunking: chunking)
+                guard
+                    let outcome = try Self.refinedSeek(path, headFraction: 0.4, fraction: fraction, chunking: chunking)
                 else { continue }
                 refined += 1
                 runs.append(outcome.packets)
                 // Frames per packet are constant in a transport stream: the packet holding the target is the
                 // first delivered, labelled with its index.
                 let k = ref.packet(holding: outcome.target)
-                #expect(outcome.firstDelivered == k, "\(context): first delivered \(outcome.firstDelivered), wanted \(k)")
+                #expect(
+                    outcome.firstDelivered == k, "\(context): first delivered \(outcome.firstDelivered), wanted \(k)")
                 #expect(outcome.packets.first?.index == Int64(k), "\(context): index")
                 #expect(outcome.requests <= Self.requestBound(size), "\(context): \(outcome.requests) requests")
                 print(
@@ -202,10 +205,12 @@ struct RefinedTimeSeekTests {
         if let error = parser.feed(input[..<(input.count * 2 / 5)], chunking: .whole, finish: false) {
             throw SeekSetupError("\(path): \(error)")
         }
-        let landing = try parser.seek(toTime: 0.85 * Double(try Reference(fixture).startFrames.last ?? 0)
-            / (parser.dataFormat?.sampleRate ?? 1))
+        let landing = try parser.seek(
+            toTime: 0.85 * Double(try Reference(fixture).startFrames.last ?? 0)
+                / (parser.dataFormat?.sampleRate ?? 1))
         recorder.log = EventLog()
-        _ = parser.feed(input[Int(min(landing.target.absoluteOffset, Int64(input.count)))...], chunking: .whole,
+        _ = parser.feed(
+            input[Int(min(landing.target.absoluteOffset, Int64(input.count)))...], chunking: .whole,
             firstFlags: .discontinuity)
         #expect(!recorder.log.propertyOrder.contains(.requestedByteOffset), "\(path): a request without range access")
     }

@@ -98,7 +98,8 @@ extension MPEGTSParser {
     mutating func pesStarted(_ context: inout ParseContext) {
         let unit = audio.unit
         lastPES = (unit, audio.latestHeaderPTS)
-        guard let pts = audio.latestHeaderPTS, let format, let exact = timeline.frame(ofPTS: pts, rate: format.sampleRate)
+        guard let pts = audio.latestHeaderPTS, let format,
+            let exact = timeline.frame(ofPTS: pts, rate: format.sampleRate)
         else {
             if refinement != nil {
                 context.diagnose(

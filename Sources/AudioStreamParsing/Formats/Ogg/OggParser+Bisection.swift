@@ -73,7 +73,8 @@ extension OggParser {
             bisection = nil
             context.diagnose(
                 .inconsistentValues, at: pageStart, Self.ogg,
-                "granule position \(header.granulePosition) is not on the stream's timeline: the time seek's search stops")
+                "granule position \(header.granulePosition) is not on the stream's timeline: the time seek's search stops"
+            )
             return nil
         }
         let point = SeekBisection.Point(offset: pageStart, end: pageStart + Int64(size), frame: frame)
@@ -148,7 +149,9 @@ extension OggParser {
         let exhausted = b.search.requests >= b.search.maxRequests
         context.diagnose(
             exhausted ? .limitExceeded : .positionCorrected, at: point.offset, Self.ogg,
-            (exhausted ? "time seek's search stopped after \(b.search.requests) byte requests" : "time seek refined after \(b.search.requests + 1) byte requests")
+            (exhausted
+                ? "time seek's search stopped after \(b.search.requests) byte requests"
+                : "time seek refined after \(b.search.requests + 1) byte requests")
                 + ": resuming at the page at \(point.offset)")
         return request(point.offset, &context)
     }
