@@ -55,16 +55,17 @@ protocol FormatParser {
     /// After an estimated `seek(toFrame:)` when `ParserOptions.allowsByteRangeRequests` is set: the frame
     /// (on `packetToFrame`'s timeline) the landing should reach, the first frame of the first packet to
     /// decode. A parser whose units carry timestamps (Ogg, MPEG-TS) then searches for the unit holding it
-    /// with byte requests (`SeekBisection`) and returns true; the default returns false (the estimated
-    /// landing stands).
-    mutating func refineSeek(toFrame frame: Int64) -> Bool
+    /// with byte requests (`SeekBisection`) and returns the absolute offset to start from (the search's
+    /// first probe, which replaces the estimated offset); the default returns nil (the estimated landing
+    /// stands).
+    mutating func refineSeek(toFrame frame: Int64) -> Int64?
 }
 
 extension FormatParser {
     var tracks: [TrackInfo] { [] }
     var links: [StreamLink] { [] }
     func packetHolding(frame: Int64) -> Translation<PacketPosition>? { packetMap.frameToPacket(frame) }
-    mutating func refineSeek(toFrame frame: Int64) -> Bool { false }
+    mutating func refineSeek(toFrame frame: Int64) -> Int64? { nil }
 }
 
 /// A content probe for one container.

@@ -56,6 +56,8 @@ struct SeekBisection: Equatable {
     /// creep along a bracket whose bit rate is uneven; alternating bounds the steps by about
     /// 2 × log2(span ÷ unit)).
     private var halveNext = false
+    /// The offset of the last request.
+    private var lastRequest: Int64?
 
     /// Starts a search for `target` from `lower` (a point known at or before it).
     init(target: Int64, lower: Point, bytesPerFrame: Double, readOnBytes: Int64, maxRequests: Int) {
@@ -97,11 +99,13 @@ struct SeekBisection: Equatable {
     /// the bounds.
     mutating func reached(above point: Point) -> Next {
         let span = upper.map { $0.offset - lower.end }
+        // Read in order from the lower bound's end, the next unit is past the target: the lower bound is
+        // the landing.
+        if lastRequest == lower.end { return .settle(lower) }
         if let upper, point.offset >= upper.offset {
             // The probe found no unit before the upper bound: read the bracket in order instead.
             guard requests < maxRequests else { return .settle(lower) }
-            requests += 1
-            return .request(lower.end)
+            return ask(lower.end)
         }
         upper = point
         noteNarrowing(from: span)
@@ -122,10 +126,7 @@ struct SeekBisection: Equatable {
         if let upper {
             let span = upper.offset - from
             // Nothing between the bounds but a unit or two: read them in order from the lower bound.
-            if span <= readOnBytes {
-                requests += 1
-                return .request(from)
-            }
+            if span <= readOnBytes { return ask(from) }
             if halveNext || upper.frame <= lower.frame {
                 offset = Double(from) + Double(span) / 2
             } else {
@@ -136,10 +137,29 @@ struct SeekBisection: Equatable {
             offset -= Double(readOnBytes) / 2
             offset = min(max(offset, Double(from)), Double(upper.offset - 1))
         } else {
-            offset = Double(from) + bytesAhead(of: lower) - Double(readOnBytes) / 2
-            offset = min(max(offset, Double(from)), 9e18)
+            offset = Double(extrapolated())
         }
+        return ask(Int64(offset))
+    }
+
+    /// Where to look first (the seek's landing, before any request): the lower bound itself when the target
+    /// is near (read on from it), else a step ahead of it (`extrapolated`).
+    func firstProbe() -> Int64 {
+        bytesAhead(of: lower) <= Double(readOnBytes) ? lower.offset : extrapolated()
+    }
+
+    /// No unit past the target read yet: three quarters of the estimated distance past the lower bound (at
+    /// least two units), a unit early. The estimate comes from the bytes per frame before the landing and
+    /// the stream's end is not known: a full step could pass the end where the bit rate falls (a request
+    /// past the end finds nothing); a shorter one converges from below and finds an upper bound on the way.
+    private func extrapolated() -> Int64 {
+        let step = max(Double(readOnBytes), bytesAhead(of: lower) * 3 / 4) - Double(readOnBytes) / 2
+        return Int64(min(max(Double(lower.end) + step, Double(lower.end)), 9e18))
+    }
+
+    private mutating func ask(_ offset: Int64) -> Next {
         requests += 1
-        return .request(Int64(offset))
+        lastRequest = offset
+        return .request(offset)
     }
 }

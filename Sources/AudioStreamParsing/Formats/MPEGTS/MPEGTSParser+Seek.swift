@@ -20,9 +20,21 @@ struct TSTimeline {
         return Int64((Double(ticks) * rate / 90_000).rounded())
     }
 
+    /// PES packets with a PTS read past the first, each further on than the one before.
+    var pointsAfterFirst = 0
+
     /// A PES packet with a PTS was read at `offset`.
     mutating func record(offset: Int64, frame: Int64) {
-        if latest.map({ offset > $0.offset && frame >= $0.frame }) ?? true { latest = (offset, frame) }
+        if latest.map({ offset > $0.offset && frame >= $0.frame }) ?? true {
+            latest = (offset, frame)
+            pointsAfterFirst += 1
+        }
+    }
+
+    /// The average span of the PES packets from the first to the latest read.
+    func averagePESBytes(dataOffset: Int64) -> Double? {
+        guard let latest, pointsAfterFirst > 0, latest.offset > dataOffset else { return nil }
+        return Double(latest.offset - dataOffset) / Double(pointsAfterFirst)
     }
 
     /// The estimate of packet offsets past the packets parsed, once a PES packet after the first was read.
@@ -118,9 +130,9 @@ extension MPEGTSParser {
         switch r.phase {
         case .searching, .approaching:
             if frame <= r.search.target {
-                follow(r.search.reached(below: point), &r)
+                follow(r.search.reached(below: point), at: point, &r)
             } else if r.phase == .searching {
-                follow(r.search.reached(above: point), &r)
+                follow(r.search.reached(above: point), at: point, &r)
             }
         case .settled:
             break
@@ -128,9 +140,12 @@ extension MPEGTSParser {
         refinement = r
     }
 
-    private func follow(_ next: SeekBisection.Next, _ r: inout TSSeekRefinement) {
+    private func follow(_ next: SeekBisection.Next, at point: SeekBisection.Point, _ r: inout TSSeekRefinement) {
         switch next {
         case .readOn:
+            r.phase = .approaching
+        case .request(let offset) where offset == point.end:
+            // The bytes that follow: read on.
             r.phase = .approaching
         case .request(let offset):
             r.request = offset
@@ -191,24 +206,27 @@ extension MPEGTSParser {
 
     /// Starts a time seek's search (`FormatParser.refineSeek(toFrame:)`): from the stream's start or the
     /// latest PES packet read before the target, with the byte rate of the PTS read so far.
-    mutating func refineSeek(toFrame frame: Int64) -> Bool {
-        guard let format, timeline.firstPTS != nil, format.frames > 0 else { return false }
+    mutating func refineSeek(toFrame frame: Int64) -> Int64? {
+        guard let format, timeline.firstPTS != nil, format.frames > 0 else { return nil }
         let unitSize = Int64(layout.unitSize)
         guard
             let bytesPerFrame = timeline.bytesPerFrame(dataOffset: dataOffset)
                 ?? packetMap.estimatedBytesPerPacket.map({ $0 / Double(format.frames) })
-        else { return false }
+        else { return nil }
         var lower = SeekBisection.Point(offset: dataOffset, end: dataOffset + unitSize, frame: 0)
         if let latest = timeline.latest, latest.frame <= frame, latest.offset > dataOffset {
             lower = SeekBisection.Point(offset: latest.offset, end: latest.offset + unitSize, frame: latest.frame)
         }
-        // Read on rather than ask when the target is about two frames' bytes ahead (at least four units).
-        let readOn = max(4 * unitSize, Int64(min(1e9, 2 * bytesPerFrame * Double(format.frames))))
+        // Read on rather than ask when the target is about two PES packets ahead (at least two frames' bytes,
+        // four transport packets).
+        let frameBytes = bytesPerFrame * Double(format.frames)
+        let pesBytes = timeline.averagePESBytes(dataOffset: dataOffset) ?? frameBytes
+        let readOn = max(4 * unitSize, Int64(min(1e9, 2 * max(frameBytes, pesBytes))))
         let span = Int64(min(9e15, bytesPerFrame * Double(max(0, frame - lower.frame)))) * 2 + readOn
-        refinement = TSSeekRefinement(
-            search: SeekBisection(
-                target: frame, lower: lower, bytesPerFrame: bytesPerFrame, readOnBytes: readOn,
-                maxRequests: SeekBisection.requestBudget(span: span, unit: readOn)))
-        return true
+        let search = SeekBisection(
+            target: frame, lower: lower, bytesPerFrame: bytesPerFrame, readOnBytes: readOn,
+            maxRequests: SeekBisection.requestBudget(span: span, unit: readOn))
+        refinement = TSSeekRefinement(search: search)
+        return search.firstProbe()
     }
 }

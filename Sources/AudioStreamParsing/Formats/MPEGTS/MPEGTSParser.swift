@@ -221,7 +221,9 @@ struct MPEGTSParser: FormatParser {
             framesPerPacket: format.frames, packetOffsets: table.isEmpty ? nil : table,
             packetCount: finalPacketCount)
         if totals.packets > 0, let last = table.last {
-            map.estimatedBytesPerPacket = Double(last) / Double(totals.packets)
+            // The table's last entry is the last PES packet's start: with one PES packet parsed, the end of its
+            // last frame tells more.
+            map.estimatedBytesPerPacket = Double(max(last, lastFrameEnd - dataOffset)) / Double(totals.packets)
         }
         if let estimate = timeline.estimate(dataOffset: dataOffset, framesPerPacket: format.frames) {
             // Past the table: the byte rate of the PTS read (`MPEGTSParser+Seek.swift`).

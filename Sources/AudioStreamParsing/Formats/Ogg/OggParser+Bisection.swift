@@ -24,11 +24,11 @@ struct OggBisection {
 extension OggParser {
     /// Starts a time seek's search (`FormatParser.refineSeek(toFrame:)`): from the last page of the packet
     /// table, with the table's bytes per frame; two average pages are read on rather than requested.
-    mutating func refineSeek(toFrame frame: Int64) -> Bool {
+    mutating func refineSeek(toFrame frame: Int64) -> Int64? {
         guard landing != nil, previousStreams.isEmpty, groupCount <= 1, let dataOffset, let s = stream,
             s.granuleBase != nil, endOfTablePages > 0, let total = packetFrames.last, total > 0,
             let lastPage = pageOffsets.last
-        else { return false }
+        else { return nil }
         var pages: Int64 = 0
         var previous: Int64 = -1
         for offset in pageOffsets where offset != previous {
@@ -37,17 +37,17 @@ extension OggParser {
         }
         let pageBytes = max(Int64(OggPageHeader.fixedSize), endOfTablePages / max(1, pages))
         let lowerFrame = packetFrames[pageOffsets.count - 1]
-        guard lowerFrame <= frame else { return false }
+        guard lowerFrame <= frame else { return nil }
         let lower = SeekBisection.Point(
             offset: dataOffset + lastPage, end: dataOffset + endOfTablePages, frame: lowerFrame)
         let bytesPerFrame = Double(endOfTablePages) / Double(total)
         let readOn = 2 * pageBytes
         let span = Int64(min(9e15, bytesPerFrame * Double(frame - lowerFrame))) * 2 + readOn
-        bisection = OggBisection(
-            search: SeekBisection(
-                target: frame, lower: lower, bytesPerFrame: bytesPerFrame, readOnBytes: readOn,
-                maxRequests: SeekBisection.requestBudget(span: span, unit: readOn)))
-        return true
+        let search = SeekBisection(
+            target: frame, lower: lower, bytesPerFrame: bytesPerFrame, readOnBytes: readOn,
+            maxRequests: SeekBisection.requestBudget(span: span, unit: readOn))
+        bisection = OggBisection(search: search)
+        return search.firstProbe()
     }
 
     /// A checked page during the search (its bytes readable, `size` long). Returns the step to take, or
