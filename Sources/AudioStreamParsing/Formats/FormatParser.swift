@@ -52,12 +52,20 @@ protocol FormatParser {
     /// (estimated when it names a nearby packet). The facade then seeks with `seek(toPacket:)`, so
     /// `packetMap.packetToByte` and `prepareForSeek` must accept the packet this returns.
     func packetHolding(frame: Int64) -> Translation<PacketPosition>?
+    /// After an estimated `seek(toFrame:)` when `ParserOptions.allowsByteRangeRequests` is set: the frame
+    /// (on `packetToFrame`'s timeline) the landing should reach, the first frame of the first packet to
+    /// decode. A parser whose units carry timestamps (Ogg, MPEG-TS) then searches for the unit holding it
+    /// with byte requests (`SeekBisection`) and returns the absolute offset to start from (the search's
+    /// first probe, which replaces the estimated offset); the default returns nil (the estimated landing
+    /// stands).
+    mutating func refineSeek(toFrame frame: Int64) -> Int64?
 }
 
 extension FormatParser {
     var tracks: [TrackInfo] { [] }
     var links: [StreamLink] { [] }
     func packetHolding(frame: Int64) -> Translation<PacketPosition>? { packetMap.frameToPacket(frame) }
+    mutating func refineSeek(toFrame frame: Int64) -> Int64? { nil }
 }
 
 /// A content probe for one container.

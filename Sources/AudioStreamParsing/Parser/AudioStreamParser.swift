@@ -493,6 +493,17 @@ public final class AudioStreamParser {
         return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
     }
 
+    /// After an estimated `seek(toFrame:)`: lets the format refine the landing towards `frame` with byte
+    /// requests (`FormatParser.refineSeek(toFrame:)`) when the caller allows them. Returns the seek's new
+    /// target (the search's first offset), or nil when the estimated landing stands.
+    func refineSeek(toFrame frame: Int64) -> SeekTarget? {
+        guard options.allowsByteRangeRequests, hasFormat, let dataOffset = context.announced.dataOffset,
+            let start = format?.refineSeek(toFrame: frame)
+        else { return nil }
+        context.window.reset(at: start)
+        return SeekTarget(byteOffset: start - dataOffset, isEstimated: true, absoluteOffset: start)
+    }
+
     /// The checks every seek makes first: a terminal failure, a call from inside a callback.
     func checkSeekCall() throws(AudioStreamError) {
         if let failure { throw failure }

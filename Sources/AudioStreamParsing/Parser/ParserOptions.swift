@@ -11,6 +11,10 @@ public struct ParserOptions: Sendable {
     /// then announces `requestedByteOffset`; the caller feeds from that offset with `.discontinuity` (an
     /// offset ahead of the current position may also be reached by feeding on). Default: false (such
     /// files throw `notOptimized`, as Apple's parser does).
+    ///
+    /// It also lets an estimated `seek(toTime:)` / `seek(toFrame:)` in Ogg and MPEG-TS search the page or
+    /// PES packet holding the target with such requests (bisection on granule positions or PTS; no
+    /// packet is delivered until it is found). See docs/streaming.md, "Refined time seeks".
     public var allowsByteRangeRequests: Bool
     /// For a pure stream without range access: how many bytes of media data that precede the
     /// information needed to delimit their packets (an MP4 `mdat` before the `moov`, a CAF `data` chunk

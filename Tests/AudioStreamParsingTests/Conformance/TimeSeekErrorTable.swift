@@ -62,4 +62,46 @@ struct TimeSeekErrorTable {
                 + String(format: "%.1f", worstMilliseconds)
                 + " | \(estimated)/5 estimated, \(corrected) true index found")
     }
+
+    /// The same seeks refined by byte-range requests (`allowsByteRangeRequests`; docs/streaming.md, "Refined
+    /// time seeks"): the requests are followed from the file's bytes; the row gives the landing's error
+    /// and the number of requests. `ts-60s.ts`: the M4A's AAC remuxed (`ffmpeg -i m4a-60s.m4a -c copy -f
+    /// mpegts ts-60s.ts`), when present.
+    @Test(arguments: ["opus-60s.opus", "vorbis-60s.ogg", "ts-60s.ts"])
+    func measureRefined(_ name: String) throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["SEEK_ERROR_INPUTS"])
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        guard let data = try? Data(contentsOf: url) else { return }
+        let input = [UInt8](data)
+        let full = try SeekTests.fullParse(input)
+        let duration = try #require(full.parser.estimatedDuration)
+        let rate = full.dataFormat.sampleRate
+        var rows: [String] = []
+        var worstMilliseconds = 0.0
+        var mostRequests = 0
+        for percent in [10, 30, 50, 70, 90] {
+            let seconds = Double(duration.frames) * Double(percent) / 100 / rate
+            let parser = AudioStreamParser(options: ParserOptions(allowsByteRangeRequests: true))
+            let collector = TimeSeekTests.Collector(parser)
+            try parser.parse(input.prefix(16384))
+            let result = try parser.seek(toTime: seconds)
+            collector.packets.removeAll()
+            let served = RefinedTimeSeekTests.serve(
+                parser, input, from: result.target.absoluteOffset, chunking: .fixed(65536))
+            #expect(served.error == nil, "\(name): \(String(describing: served.error))")
+            let first = try #require(collector.packets.first, "\(name) at \(percent) %: no packet")
+            let k = try #require(full.packets.firstIndex { $0.offset == first.offset && $0.size == first.size })
+            // The error against the frame the search aimed at (the first frame of the first packet to decode).
+            let target = result.frame + result.primingFrames - result.framesToDiscard
+            let errorMilliseconds = Double(full.startFrames[k] - target) / rate * 1000
+            worstMilliseconds = max(worstMilliseconds, abs(errorMilliseconds))
+            mostRequests = max(mostRequests, served.jumps.count)
+            rows.append(
+                "\(percent)%: \(result.startPacket)→\(k) (\(String(format: "%+.1f", errorMilliseconds)) ms, "
+                    + "\(served.jumps.count) requests)")
+        }
+        print(
+            "SEEK-REFINED | \(name) | \(full.packets.count) | \(rows.joined(separator: ", ")) | "
+                + String(format: "%.1f", worstMilliseconds) + " ms | \(mostRequests) requests at most")
+    }
 }

@@ -9,6 +9,7 @@ extension MPEGTSParser {
             // waiting for the header after it.
             takeFrames(&context, flush: true)
         }
+        let headers = audio.headersRead
         switch audio.feed(payload, at: offset, unitOffset: unitOffset, unitStart: unitStart) {
         case .ok:
             break
@@ -18,6 +19,7 @@ extension MPEGTSParser {
         case .overflow(let n):
             context.diagnose(.junkSkipped, Self.structure, "\(n) bytes of the elementary stream held no frame; dropped")
         }
+        if audio.headersRead != headers { pesStarted(&context) }
         takeFrames(&context, flush: false)
     }
 
@@ -143,6 +145,7 @@ extension MPEGTSParser {
         if format == nil {
             format = frame
             dataOffset = position.unit
+            if lastPES.unit == position.unit { timeline.firstPTS = lastPES.pts }
             var values = frame.propertyValues(firstPacket: bytes[...])
             if let leadingMetadata { values.append(.metadata(leadingMetadata)) }
             leadingMetadata = nil
@@ -160,6 +163,7 @@ extension MPEGTSParser {
             skipPackets -= 1
             return
         }
+        if refinement != nil, !refinedSeekDelivers(frames: frame.frames, unit: position.unit, &context) { return }
         let index = context.nextPacketIndex
         let size = bytes.count
         context.emitAssembledPacket(bytes, fileOffset: position.offset, variableFrames: 0, frames: frame.frames)

@@ -100,6 +100,11 @@ struct MPEGTSParser: FormatParser {
     var finalPacketCount: Int64?
     /// The offset after the last frame recorded in the offset table.
     var lastFrameEnd: Int64 = 0
+    /// The PTS seen (`MPEGTSParser+Seek.swift`): the latest PES header's unit and PTS, the stream's
+    /// timeline for estimates, and a time seek's search with byte requests.
+    var lastPES: (unit: Int64, pts: Int64?) = (-1, nil)
+    var timeline = TSTimeline()
+    var refinement: TSSeekRefinement?
 
     init(layout: TSPacketLayout, trackID: UInt32?) {
         self.layout = layout
@@ -132,6 +137,7 @@ struct MPEGTSParser: FormatParser {
             }
             try packet(header, &context)
             context.window.consume(unit)
+            if let offset = refinement?.request { return requestRefinement(offset, &context) }
             return .continue
         }
     }
@@ -197,6 +203,7 @@ struct MPEGTSParser: FormatParser {
     mutating func discontinuity(_ context: inout ParseContext) {
         state = .resync(JunkRun())
         dropPartialState()
+        refinement = nil
         if format != nil { indicesExact = false }
     }
 
@@ -217,7 +224,13 @@ struct MPEGTSParser: FormatParser {
             framesPerPacket: format.frames, packetOffsets: table.isEmpty ? nil : table,
             packetCount: finalPacketCount)
         if totals.packets > 0, let last = table.last {
-            map.estimatedBytesPerPacket = Double(last) / Double(totals.packets)
+            // The table's last entry is the last PES packet's start: with one PES packet parsed, the end of its
+            // last frame tells more.
+            map.estimatedBytesPerPacket = Double(max(last, lastFrameEnd - dataOffset)) / Double(totals.packets)
+        }
+        if let estimate = timeline.estimate(dataOffset: dataOffset, framesPerPacket: format.frames) {
+            // Past the table: the byte rate of the PTS read (`MPEGTSParser+Seek.swift`).
+            map.estimatedByteOffset = { estimate.byteOffset(ofPacket: $0) }
         }
         return map
     }
@@ -225,6 +238,7 @@ struct MPEGTSParser: FormatParser {
     mutating func prepareForSeek(toPacket packet: Int64, byteOffset: Int64) -> Bool {
         guard format != nil else { return false }
         dropPartialState()
+        refinement = nil
         let table = offsets.offsets
         let recorded = Int64(offsets.packetCount)
         // Until `finish`, the end entry is the last packet's PES start: a landing for the next packet too.

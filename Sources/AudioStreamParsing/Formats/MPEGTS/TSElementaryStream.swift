@@ -17,7 +17,7 @@ struct TSElementaryStream {
     /// The runs appended, ascending.
     private var marks: [Mark] = []
     /// The offset of the transport packet that started the current PES packet.
-    private var unit: Int64 = 0
+    private(set) var unit: Int64 = 0
     /// The bytes of a PES header still incomplete (it straddles transport packets).
     private var header: [UInt8] = []
     /// Whether the data after a PES header is being appended (false until the first unit start and
@@ -25,6 +25,10 @@ struct TSElementaryStream {
     private(set) var inUnit = false
     /// The PTS of the latest PES packet, and where its data starts in `bytes`.
     private(set) var latestPTS: (pts: Int64, index: Int)?
+    /// PES headers read so far, and the PTS of the latest (`nil` when it had none): a seek's search
+    /// reads them (`MPEGTSParser+Seek.swift`).
+    private(set) var headersRead = 0
+    private(set) var latestHeaderPTS: Int64?
 
     /// The most data held without a frame being taken out: a frame never needs more.
     static let maxBufferedBytes = 1 << 17
@@ -70,6 +74,8 @@ struct TSElementaryStream {
                 header.removeAll(keepingCapacity: true)
                 inUnit = true
                 if let pts = pes.pts { latestPTS = (pts, bytes.count) }
+                headersRead &+= 1
+                latestHeaderPTS = pes.pts
                 append(data, at: dataOffset)
                 return checkBound()
             }

@@ -34,6 +34,7 @@ extension OggParser {
             context.window.consume(pageSize)
             return .continue
         }
+        if bisection != nil, let step = bisectionPage(header, at: pageStart, size: pageSize, &context) { return step }
         try page(header, at: pageStart, &context)
         // Whatever the page handling left unconsumed is skipped.
         let left = pageStart + Int64(pageSize) - context.window.position

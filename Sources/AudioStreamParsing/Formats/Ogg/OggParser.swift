@@ -68,6 +68,9 @@ struct OggParser: FormatParser {
     var indicesApproximate = false
     /// After an estimated seek: the packets delivered since, placed in frames by the first granule position.
     var landing: OggSeekLanding?
+    /// After an estimated time seek with byte requests: the search for the page to resume at
+    /// (`OggParser+Bisection.swift`).
+    var bisection: OggBisection?
     /// End of the last page read, relative to `dataOffset`.
     var endOfPages: Int64 = 0
     /// End of the last page read while the tables grew: the bytes the table's packets span.
@@ -181,6 +184,7 @@ struct OggParser: FormatParser {
         tablesFrozen = true
         indicesApproximate = true
         landing = nil
+        bisection = nil
         packetsToDrop = 0
         tail = stream.map { OggTail(serialNumber: $0.serialNumber, groupCount: groupCount) }
         stream?.partial = nil
@@ -235,6 +239,7 @@ struct OggParser: FormatParser {
         seekPrepared = true
         seeked = true
         tail = nil
+        bisection = nil
         stream?.partial = nil
         stream?.nextSequence = nil
         stream?.clock?.reset()
