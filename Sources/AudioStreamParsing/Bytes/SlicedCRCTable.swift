@@ -93,14 +93,25 @@ struct SlicedCRCTable<Word: FixedWidthInteger & UnsignedInteger & Sendable>: Sen
             UInt32(truncatingIfNeeded: lo >> 32), UInt32(truncatingIfNeeded: lo), t)
     }
 
-    /// `crc` continued over the 16 bytes at `p` (read as four big-endian 32-bit words).
+    /// `crc` continued over the 16 bytes at `p`, read as four little-endian 32-bit words: each word's first
+    /// byte is its low byte, looked up in the table a big-endian word would give its top byte, so the
+    /// words need no byte swap (only the running CRC does, once per step).
     @inline(__always)
     static func step(_ crc: Word, at p: UnsafeRawPointer, _ t: UnsafePointer<Word>) -> Word {
-        unsafe step(
-            crc, UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)),
-            UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
-            UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
-            UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)), t)
+        let w0 = unsafe UInt32(littleEndian: p.loadUnaligned(as: UInt32.self))
+        let w1 = unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        let w2 = unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        let w3 = unsafe UInt32(littleEndian: p.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        let w = w0 ^ (UInt32(crc) << (32 - Word.bitWidth)).byteSwapped
+        return unsafe lookup4(littleEndian: w, 12, t) ^ lookup4(littleEndian: w1, 8, t)
+            ^ lookup4(littleEndian: w2, 4, t) ^ lookup4(littleEndian: w3, 0, t)
+    }
+
+    /// `lookup4` of a word read little-endian (its first byte in the low 8 bits).
+    @inline(__always)
+    static func lookup4(littleEndian w: UInt32, _ k: Int, _ t: UnsafePointer<Word>) -> Word {
+        unsafe t[(k + 3) &* 256 &+ Int(w & 0xFF)] ^ t[(k + 2) &* 256 &+ Int(w >> 8 & 0xFF)]
+            ^ t[(k + 1) &* 256 &+ Int(w >> 16 & 0xFF)] ^ t[k &* 256 &+ Int(w >> 24)]
     }
 
     /// `crc` continued over 16 bytes given as four big-endian 32-bit words. Bytes are taken from 32-bit
