@@ -43,6 +43,13 @@ struct VorbisPacketDuration: Sendable {
     let modeBlockFlags: [Bool]
     /// The width of the mode number.
     let modeBits: Int
+    /// What each possible first byte of an audio packet says, precomputed from the mode table (the type
+    /// bit, the mode number and the previous-window flag all lie in that byte): the block size in the low
+    /// 16 bits, 0 when the byte does not start an audio packet of this stream (type bit set, or a mode
+    /// beyond the table); for a long block, the size its previous-window flag names in the high 16 bits
+    /// (0 for a short block, whose previous size is the previous packet's). Block sizes are at most 8192
+    /// (§4.2.2), so both fit. 256 entries: indexed by a byte, never out of bounds.
+    private let geometryByFirstByte: [UInt32]
     /// The previous audio packet's block size, or `nil` before the first audio packet.
     private(set) var previousBlockSize: Int?
 
@@ -53,8 +60,24 @@ struct VorbisPacketDuration: Sendable {
     init(identification: VorbisIdentificationHeader, setup: VorbisSetupHeader) {
         blocksize0 = identification.blocksize0
         blocksize1 = identification.blocksize1
-        modeBlockFlags = setup.modes.map(\.blockFlag)
-        modeBits = VorbisSetupHeader.ilog(setup.modes.count - 1)
+        let flags = setup.modes.map(\.blockFlag)
+        let bits = VorbisSetupHeader.ilog(setup.modes.count - 1)
+        modeBlockFlags = flags
+        modeBits = bits
+        geometryByFirstByte = (0..<256).map { byte -> UInt32 in
+            let mode = Self.mode(ofFirstByte: byte, modeBits: bits)
+            guard byte & 1 == 0, mode < flags.count else { return 0 }
+            guard flags[mode] else { return UInt32(truncatingIfNeeded: identification.blocksize0) }
+            let previousIsLong = 1 + bits < 8 && byte >> (1 + bits) & 1 == 1
+            let previous = previousIsLong ? identification.blocksize1 : identification.blocksize0
+            return UInt32(truncatingIfNeeded: identification.blocksize1) | UInt32(truncatingIfNeeded: previous) << 16
+        }
+    }
+
+    /// The mode number in an audio packet's first byte (at most 6 bits: a setup header has at most 64
+    /// modes).
+    private static func mode(ofFirstByte byte: Int, modeBits: Int) -> Int {
+        modeBits < 8 ? byte >> 1 & (1 << modeBits - 1) : 0
     }
 
     /// Forgets the previous packet: call at the start of a stream and after a discontinuity or
@@ -75,25 +98,35 @@ struct VorbisPacketDuration: Sendable {
     /// in it.
     mutating func measure(first: UInt8?) throws(StructureError) -> Packet? {
         guard let first else { return nil }
-        guard first & 1 == 0 else {
-            throw Self.structure.invalid("packet type bit is set in an audio packet")
-        }
-        let byte = Int(first)
-        let mode = modeBits < 8 ? byte >> 1 & (1 << modeBits - 1) : 0
-        guard mode < modeBlockFlags.count else {
-            throw Self.structure.invalid("packet uses mode \(mode) of \(modeBlockFlags.count)")
-        }
-        let isLong = modeBlockFlags[mode]
-        let blockSize = isLong ? blocksize1 : blocksize0
-        let ffmpegPrevious: Int
-        if isLong {
-            ffmpegPrevious = 1 + modeBits < 8 && byte >> (1 + modeBits) & 1 == 1 ? blocksize1 : blocksize0
-        } else {
-            ffmpegPrevious = previousBlockSize ?? blocksize0
-        }
-        let decoded = previousBlockSize.map { $0 / 4 + blockSize / 4 } ?? 0
-        previousBlockSize = blockSize
+        let previous = previousBlockSize
+        let (blockSize, frames) = try step(first: first)
         return Packet(
-            mode: mode, blockSize: blockSize, frames: ffmpegPrevious / 4 + blockSize / 4, decodedFrames: decoded)
+            mode: Self.mode(ofFirstByte: Int(first), modeBits: modeBits), blockSize: blockSize, frames: frames,
+            decodedFrames: previous.map { $0 / 4 + blockSize / 4 } ?? 0)
+    }
+
+    /// `measure(first:)`'s frame count alone, for the per-packet path of a non-empty packet.
+    @inline(__always)
+    mutating func frames(first: UInt8) throws(StructureError) -> Int { try step(first: first).frames }
+
+    /// One lookup in the first-byte table: the packet's block size and frame count (as `Packet.frames`);
+    /// remembers the block size for the next packet.
+    @inline(__always)
+    private mutating func step(first: UInt8) throws(StructureError) -> (blockSize: Int, frames: Int) {
+        let entry = geometryByFirstByte[Int(first)]
+        guard entry != 0 else { throw rejection(first: first) }
+        let blockSize = Int(entry & 0xFFFF)
+        let flagged = Int(entry >> 16)
+        let ffmpegPrevious = flagged != 0 ? flagged : previousBlockSize ?? blocksize0
+        previousBlockSize = blockSize
+        return (blockSize, ffmpegPrevious / 4 + blockSize / 4)
+    }
+
+    /// Why a first byte does not start an audio packet of this stream.
+    @inline(never)
+    private func rejection(first: UInt8) -> StructureError {
+        guard first & 1 == 0 else { return Self.structure.invalid("packet type bit is set in an audio packet") }
+        let mode = Self.mode(ofFirstByte: Int(first), modeBits: modeBits)
+        return Self.structure.invalid("packet uses mode \(mode) of \(modeBlockFlags.count)")
     }
 }

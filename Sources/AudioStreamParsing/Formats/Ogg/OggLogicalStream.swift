@@ -277,6 +277,21 @@ struct OggPacketClock {
     /// a discontinuity or a seek.
     mutating func reset() { vorbis?.reset() }
 
+    /// `frames` for a non-empty audio packet of an Opus or Vorbis stream (the per-packet path: no head
+    /// bytes; a FLAC clock, which needs them, does not take it and gives 0).
+    @inline(__always)
+    mutating func frames(first: UInt8, second: UInt8?) throws(StructureError) -> Int64 {
+        switch kind {
+        case .opus: return OpusPacket.frames(toc: first, second: second)
+        case .vorbis: return Int64(try vorbis?.frames(first: first) ?? 0)
+        case .flac, .flacUncounted: return 0
+        }
+    }
+
+    /// Whether `frames(first:second:)` gives this clock's counts: Opus, or Vorbis once its first packet
+    /// (the priming) was counted.
+    var countsFromFirstBytes: Bool { kind == .opus || (kind == .vorbis && primingFrames != nil) }
+
     /// The frames an audio packet decodes to, from its first two bytes (`head`: its first 16 bytes, for
     /// FLAC); 0 when unknown.
     mutating func frames(first: UInt8?, second: UInt8?, head: [UInt8]) throws(StructureError) -> Int64 {

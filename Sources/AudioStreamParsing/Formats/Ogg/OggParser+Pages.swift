@@ -207,6 +207,7 @@ extension OggParser {
         var offset = 0  // body offset of the current piece
         var index = 0
         var continues = isContinued
+        var steady = isSteady(s, context)
         while index < lacing.count {
             // One piece: segments up to and including the first below 255, or to the end of the page.
             var length = 0
@@ -232,6 +233,7 @@ extension OggParser {
                 if completes {
                     s.partial = nil
                     try packet(.assembled(partial), &s, &context)
+                    steady = isSteady(s, context)
                 } else {
                     s.partial = partial
                 }
@@ -239,12 +241,19 @@ extension OggParser {
             }
             if completes {
                 if length == 0 { continue }  // An empty packet carries nothing to hand out.
-                context.window.consume(pieceStart - consumed)
-                consumed = pieceStart
+                if pieceStart != consumed {  // (only after a packet left unconsumed or an empty one)
+                    context.window.consume(pieceStart - consumed)
+                    consumed = pieceStart
+                }
+                if steady, try steadyPacket(size: length, pageOffset: pageStart, &s, &context) {
+                    consumed += length
+                    continue
+                }
                 let eaten = try packet(
                     .inPage(size: length, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart), &s,
                     &context)
                 if eaten { consumed += length }
+                steady = isSteady(s, context)
             } else {
                 if length > limits.maxPacketBytes {
                     throw context.error(.limitExceeded, Self.ogg, "packet larger than maxPacketBytes")
@@ -256,6 +265,65 @@ extension OggParser {
                     bytes: bytes, fileOffset: bodyStart + Int64(pieceStart), pageOffset: pageStart)
             }
         }
+    }
+
+    // MARK: The per-packet path
+
+    /// Whether the followed stream is in its steady state, where `steadyPacket` does for an in-page packet
+    /// all that `packet` does: audio packets of an Opus or Vorbis stream after its first one (format
+    /// announced, Vorbis's priming counted), delivered for the first time (not again after a seek back),
+    /// with exact indices, none to drop, and no seek landing to place. Handing out a packet in this state
+    /// changes none of these conditions, so it holds for the rest of a page once it holds.
+    func isSteady(_ s: OggLogicalStream, _ context: ParseContext) -> Bool {
+        guard s.deliveredAudio, s.hasAnnouncedFormat, s.clock?.countsFromFirstBytes == true, !indicesApproximate,
+            packetsToDrop == 0, landing == nil, dataOffset != nil
+        else { return false }
+        let index = context.nextPacketIndex
+        return index == audioPackets && index + 1 >= Int64(packetFrames.count)
+            && (tablesFrozen || index == Int64(pageOffsets.count))
+    }
+
+    /// `packet` for a complete in-page audio packet of a stream in its steady state (`isSteady`): the
+    /// frame count from its first bytes, the seek tables, the counts, the emission. Returns false, having
+    /// done nothing, when its first byte is not readable (then `packet` takes it).
+    @inline(__always)
+    private mutating func steadyPacket(
+        size: Int, pageOffset: Int64, _ s: inout OggLogicalStream, _ context: inout ParseContext
+    ) throws(AudioStreamError) -> Bool {
+        guard let first = context.window.peekUInt8(at: 0) else { return false }
+        let frames: Int64
+        do {
+            frames = try s.clock?.frames(first: first, second: size > 1 ? context.window.peekUInt8(at: 1) : nil) ?? 0
+        } catch {
+            throw context.error(error)
+        }
+        s.frames += frames
+        s.packets += 1
+        recordInTables(pageOffset: pageOffset, frames: frames, context)
+        countNewPacket(size: size)
+        context.emitPacketInChunk(size: size, variableFrames: UInt32(clamping: frames), frames: frames)
+        return true
+    }
+
+    /// Appends a new packet (index `context.nextPacketIndex`) to the seek tables while they grow.
+    @inline(__always)
+    private mutating func recordInTables(pageOffset: Int64, frames: Int64, _ context: ParseContext) {
+        guard !tablesFrozen, context.nextPacketIndex == Int64(pageOffsets.count), let dataOffset else { return }
+        if pageOffsets.count < limits.maxPacketTableEntries {
+            pageOffsets.append(pageOffset - dataOffset)
+            packetFrames.append((packetFrames.last ?? 0) + frames)
+        } else {
+            tablesFrozen = true
+            tableFull = true
+        }
+    }
+
+    /// Counts a packet handed out for the first time.
+    @inline(__always)
+    private mutating func countNewPacket(size: Int) {
+        audioPackets += 1
+        audioBytes += Int64(size)
+        largestPacket = max(largestPacket, size)
     }
 
     /// After an estimated seek, the first granule position of the followed stream (RFC 3533 §6: the
@@ -436,15 +504,7 @@ extension OggParser {
             s.firstFrame = packetFrames.last
         }
         s.deliveredAudio = true
-        if !tablesFrozen, context.nextPacketIndex == Int64(pageOffsets.count), let dataOffset {
-            if pageOffsets.count < limits.maxPacketTableEntries {
-                pageOffsets.append(p.pageOffset - dataOffset)
-                packetFrames.append((packetFrames.last ?? 0) + frames)
-            } else {
-                tablesFrozen = true
-                tableFull = true
-            }
-        }
+        recordInTables(pageOffset: p.pageOffset, frames: frames, context)
         if let dataOffset {
             landing?.record(
                 index: context.nextPacketIndex, frames: frames, pageOffset: p.pageOffset - dataOffset,
@@ -452,9 +512,7 @@ extension OggParser {
         }
         if !indicesApproximate, context.nextPacketIndex == audioPackets {
             // A new packet (not one delivered again after a seek back).
-            audioPackets += 1
-            audioBytes += Int64(p.size)
-            largestPacket = max(largestPacket, p.size)
+            countNewPacket(size: p.size)
         }
         let variable = UInt32(clamping: frames)
         switch p {
