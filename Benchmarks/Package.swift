@@ -20,7 +20,14 @@ let package = Package(
             ],
             path: "Benchmarks/ParserBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // One file parsed from memory, packets counted: a small dynamically linked executable for
+        // callgrind instruction counts and quick timings (see its main.swift).
+        .executableTarget(
+            name: "parse-count",
+            dependencies: [.product(name: "AudioStreamParsing", package: "AudioStreamParsing")],
+            path: "Tools/parse-count"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

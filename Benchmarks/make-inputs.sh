@@ -2,8 +2,10 @@
 # Generates the benchmark inputs (not committed) with real encoders from Debian:
 #   60-minute files for every format (WebM/Opus and MKA/FLAC remuxed from the Opus and FLAC files), plus 15 s and 60 s cuts for the 1-byte-feeding benchmark.
 #
-#   Benchmarks/make-inputs.sh [--out DIR] [--minutes N]
+#   Benchmarks/make-inputs.sh [--out DIR] [--minutes N] [--formats webm,mka,...]
 #
+# --formats makes only those formats (names as in the file names: mp3cbr, mp3vbr, adts, m4a, wav, aiff,
+# caf, flac, vorbis, opus, webm, mka) and what they are remuxed from (webm needs opus, mka flac, m4a adts).
 # Default output: Benchmarks/.inputs/ (gitignored). Files that already exist are kept, so the
 # script is cheap to rerun. The source is deterministic: two pink-noise generators with fixed seeds
 # (left/right), 44.1 kHz, stereo, 16-bit, with a slow amplitude envelope so VBR encoders vary their
@@ -14,11 +16,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/.inputs"
 minutes=60
+formats=all
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) out=$2; shift 2 ;;
         --minutes) minutes=$2; shift 2 ;;
-        -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+        --formats) formats=$2; shift 2 ;;
+        -h|--help) sed -n 2,15p "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -34,6 +38,18 @@ if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq "${need[@]}" >/dev/null
     else sudo apt-get update -qq && sudo apt-get install -y -qq "${need[@]}" >/dev/null; fi
 fi
+
+# wanted NAME: whether NAME is one of --formats or one that a wanted format is remuxed from.
+wanted() {
+    [ "$formats" = all ] && return 0
+    case ",$formats," in *",$1,"*) return 0 ;; esac
+    case "$1" in
+        opus) wanted webm ;;
+        flac) wanted mka ;;
+        adts) wanted m4a ;;
+        *) return 1 ;;
+    esac
+}
 
 mkdir -p "$out"
 cd "$out"
@@ -54,6 +70,7 @@ source_wav() { # name seconds
 # make OUTPUT command... : runs the command with $SRC set and writes OUTPUT atomically via $TMP.
 make_one() {
     local target=$1; shift
+    wanted "${target%%-*}" || return 0
     if [ -s "$target" ]; then return; fi
     local tmp="$target.tmp.${target##*.}"
     TMP=$tmp "$@"

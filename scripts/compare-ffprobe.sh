@@ -16,10 +16,12 @@ inputs=${AUDIO_BENCH_INPUTS:-$repo/Benchmarks/.inputs}
 length=${AUDIO_BENCH_LONG:-60m}
 build=1
 pass=()
+make=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-build) build=0; shift ;;
-        --runs|--formats|--markdown) pass+=("$1" "$2"); shift 2 ;;
+        --formats) pass+=("$1" "$2"); make+=(--formats "$2"); shift 2 ;;
+        --runs|--markdown) pass+=("$1" "$2"); shift 2 ;;
         -h|--help) sed -n 2,12p "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -38,7 +40,8 @@ fi
 [ -x "$AUDIOINSPECT" ] || { echo "no audioinspect at $AUDIOINSPECT" >&2; exit 1; }
 
 if [ -z "${AUDIO_BENCH_INPUTS:-}" ]; then
-    "$repo/Benchmarks/make-inputs.sh" --out "$inputs" --minutes "${length%m}" >&2
+    # Only the formats compared (and what they are remuxed from), when --formats is given.
+    "$repo/Benchmarks/make-inputs.sh" --out "$inputs" --minutes "${length%m}" "${make[@]}" >&2
 fi
 
 # The process launcher that measures wall time and peak RSS (see spawn_measure.c for why not Python).

@@ -7,7 +7,7 @@ struct BenchFormat: Sendable {
     /// File extension of its inputs.
     var fileExtension: String
 
-    /// Every format of issue 7, in the order of the tables.
+    /// Every format of issue 7 and the two Matroska inputs of issue 18, in the order of the tables.
     static let all: [BenchFormat] = [
         BenchFormat(name: "mp3cbr", fileExtension: "mp3"),
         BenchFormat(name: "mp3vbr", fileExtension: "mp3"),
@@ -19,6 +19,8 @@ struct BenchFormat: Sendable {
         BenchFormat(name: "flac", fileExtension: "flac"),
         BenchFormat(name: "vorbis", fileExtension: "ogg"),
         BenchFormat(name: "opus", fileExtension: "opus"),
+        BenchFormat(name: "webm", fileExtension: "webm"),
+        BenchFormat(name: "mka", fileExtension: "mka"),
     ]
 
     /// The input of this format at `length` (`60m`, `60s`, `15s`).

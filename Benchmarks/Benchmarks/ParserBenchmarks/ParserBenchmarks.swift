@@ -4,7 +4,8 @@ import Foundation
 
 // Benchmarks of issue 7 (see docs/performance.md):
 //
-// - `<format> 60m <N>` : the 60-minute input parsed from memory in N-byte chunks (1 KiB, 64 KiB, 1 MiB).
+// - `<format> 60m <N>` : the 60-minute input parsed from memory in N-byte chunks (1 KiB, 64 KiB, 1 MiB),
+//   and `whole`: the whole input in one `parse` call.
 // - `<format> <15s|60s> 1B`: the 15 s and 60 s inputs fed one byte at a time. Their `ps/byte` must be equal
 //   (linear cost) and `x 64KiB` is the slowdown against 64 KiB chunks of the same input.
 //
@@ -65,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 15
     )
 
-    let chunkSizes: [(String, Int)] = [("1KiB", 1 << 10), ("64KiB", 1 << 16), ("1MiB", 1 << 20)]
+    let chunkSizes: [(String, Int)] = [("1KiB", 1 << 10), ("64KiB", 1 << 16), ("1MiB", 1 << 20), ("whole", Int.max)]
     var missing: [String] = []
 
     for format in BenchFormat.all {

@@ -157,8 +157,14 @@ struct PositionTable: Sendable, Equatable {
     /// Replaces the last entry with `value` (the table must not be empty).
     mutating func replaceLast(_ value: Int64) {
         precondition(count > 0, "PositionTable.replaceLast on an empty table")
-        // The parsers' usual call: the provisional end of the last packet is the next packet's start.
+        // The parsers' usual call, inline: the provisional end of the last packet is the next packet's start.
         if value == lastValue { return }
+        replaceLastSlowly(value)
+    }
+
+    /// `replaceLast` with a value that differs from the last.
+    @inline(never)
+    private mutating func replaceLastSlowly(_ value: Int64) {
         let i = count - 1
         var previous: Int64?
         if i % PositionTable.blockSize == 0 {

@@ -34,6 +34,8 @@ extension MatroskaParser {
 
     mutating func stepElement(_ context: inout ParseContext) throws(AudioStreamError) -> ParseStep {
         if case .fetching(let back) = cuesFetch { return try stepFetchedCues(&context, returnTo: back) }
+        // A run of plain SimpleBlocks of the parsed track in the caller's chunk (MatroskaParser+FastPath).
+        if walkBlocks(&context) { return .continue }
         let position = context.window.position
         closeEnded(at: position)
         let header: EBMLHeader
