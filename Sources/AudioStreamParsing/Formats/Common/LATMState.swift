@@ -5,8 +5,9 @@
 /// Each LOAS frame's element is decoded with the configuration in force (``AudioMuxElement``), then
 /// handed here (``accept(_:notes:at:_:)``): an element before the first StreamMuxConfig is skipped (one
 /// `structureSkipped` diagnostic for the stream), an element whose configuration this library does not
-/// read (CELP/HVXC layers, chunked framing) is skipped (one `unsupportedFeature` diagnostic; the parser's
-/// `finish` throws it when no frame could be read), and a readable element gives its payloads.
+/// read (CELP/HVXC layers, chunked framing) or whose audioObjectType has no CoreAudio format is skipped
+/// (one `unsupportedFeature` diagnostic; the parser's `finish` throws it when no frame could be read),
+/// and a readable element gives its payloads.
 struct LATMState {
     /// The StreamMuxConfig in force (the latest one an element carried).
     var config: StreamMuxConfig?
@@ -39,6 +40,13 @@ struct LATMState {
             return nil
         case .element(let element):
             config = element.config
+            // An object type without a CoreAudio format (CELP, HVXC, TwinVQ …): nothing to announce.
+            let asc = element.config.audioSpecificConfig
+            guard AACStreamFormat(asc) != nil else {
+                let error = StreamMuxConfig.structure.unsupported(
+                    "audioObjectType \(asc.audioObjectType) has no CoreAudio format")
+                return accept(.refused(error), notes: [], at: offset, &context)
+            }
             return element
         }
     }
