@@ -31,11 +31,15 @@ package struct TSPayloadBytes {
         var start = 0
         var synced = true
         var counters: [Int: UInt8] = [:]
+        var acrossLostSync: Set<Int> = []
         while start + unit <= file.count {
             let p = start + prefix
             // Lost sync (garbage between packets): on to the next sync byte that starts 4 units in a row (2 at
             // least at the end of the file), so that a 0x47 inside garbage is not taken for a packet.
             guard file[p] == 0x47, synced || Self.runOfUnits(file, at: p, unit: unit) else {
+                // §2.4.3.3: duplicates are consecutive packets; junk lies between the last packets before
+                // a lost sync and the first after it.
+                if synced { acrossLostSync = Set(counters.keys) }
                 synced = false
                 start += 1
                 continue
@@ -54,7 +58,8 @@ package struct TSPayloadBytes {
             guard payload <= p + 188 else { continue }
             // §2.4.3.3: a packet with the previous packet's continuity_counter is a duplicate.
             let counter = file[p + 3] & 0x0F
-            if counters[pid] == counter { continue }
+            let afterLostSync = acrossLostSync.remove(pid) != nil
+            if counters[pid] == counter && !afterLostSync { continue }
             counters[pid] = counter
             if file[p + 1] & 0x40 != 0, payload + 9 <= p + 188, file[payload] == 0, file[payload + 1] == 0,
                 file[payload + 2] == 1

@@ -22,7 +22,10 @@ extension MPEGTSParser {
             return
         }
         if let last = continuity[pid] {
-            if header.continuityCounter == last && !discontinuity { return }  // a duplicate packet
+            // The first packet of a PID after lost sync does not follow its last one (junk lay between,
+            // which may have replaced packets): the same counter is a gap there, not a duplicate.
+            let afterLostSync = pidsAcrossLostSync.remove(pid) != nil
+            if header.continuityCounter == last && !discontinuity && !afterLostSync { return }  // a duplicate
             if header.continuityCounter != (last &+ 1) & 0x0F && !discontinuity {
                 gap(pid, expected: (last &+ 1) & 0x0F, got: header.continuityCounter, &context)
             }

@@ -77,6 +77,8 @@ struct MPEGTSParser: FormatParser {
     var pmts: [UInt16: TSProgramMapSection] = [:]
     /// The last continuity_counter of every PID followed.
     var continuity: [UInt16: UInt8] = [:]
+    /// The PIDs whose last packet came before a lost sync and none since (``packet(_:_:)``: no duplicate there).
+    var pidsAcrossLostSync: Set<UInt16> = []
     var selection: Selection?
     /// Private PES streams whose data started no audio frame (not chosen again).
     var notAudioPIDs: Set<UInt16> = []
@@ -133,6 +135,7 @@ struct MPEGTSParser: FormatParser {
                 let header = TSPacketHeader(UInt32(truncatingIfNeeded: word))
             else {
                 state = .resync(JunkRun())
+                pidsAcrossLostSync = Set(continuity.keys)
                 return .continue
             }
             try packet(header, &context)
@@ -214,6 +217,7 @@ struct MPEGTSParser: FormatParser {
         patSections.reset()
         for pid in pmtSections.keys { pmtSections[pid]?.reset() }
         continuity.removeAll()
+        pidsAcrossLostSync.removeAll()
         skipPackets = 0
     }
 
