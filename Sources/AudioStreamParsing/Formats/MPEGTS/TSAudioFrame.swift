@@ -134,13 +134,15 @@ enum TSAudioFrame: Hashable, Sendable {
     }
 
     /// The properties a stream of this frame announces (as the raw format's parser announces them):
-    /// dataFormat, formatList, magicCookie (AAC), channelLayout; `firstPacket` is the packet's bytes
+    /// dataFormat, formatList, magicCookie (AAC), channelLayout, bitRate (MPEG audio: the first frame's); `firstPacket` is the packet's bytes
     /// (an ADTS frame's raw data block, for channel configuration 0).
     func propertyValues(firstPacket: ArraySlice<UInt8>) -> [AudioStreamPropertyValue] {
         var values: [AudioStreamPropertyValue]
         switch self {
         case .mpeg(let h):
-            values = [.dataFormat(h.streamDescription)]
+            // The first frame's bit rate, as the raw format's parser announces it with the header: a
+            // decoder's pre-roll over the bit reservoir is counted in frames of that size.
+            values = [.dataFormat(h.streamDescription), .bitRate(h.bitRate)]
         case .adts(let h):
             values = ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket)).propertyValues
         case .ac3(let f):
