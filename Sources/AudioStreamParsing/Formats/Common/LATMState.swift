@@ -16,6 +16,8 @@ struct LATMState {
     var refusal: (error: StructureError, offset: Int64)?
     /// Whether the elements before the first configuration were reported.
     var reportedMissingConfig = false
+    /// Whether ``config``'s AudioSpecificConfig has a CoreAudio format (``AACStreamFormat``).
+    var configHasFormat = false
 
     /// Takes in one decoded element (its LOAS frame at `offset`) and its notes; returns the element when
     /// its payloads can be emitted.
@@ -39,10 +41,14 @@ struct LATMState {
             }
             return nil
         case .element(let element):
-            config = element.config
-            // An object type without a CoreAudio format (CELP, HVXC, TwinVQ …): nothing to announce.
-            let asc = element.config.audioSpecificConfig
-            guard AACStreamFormat(asc) != nil else {
+            // An object type without a CoreAudio format (CELP, HVXC, TwinVQ …): nothing to announce. Checked
+            // when the configuration changes, not for every element.
+            if element.config != config {
+                config = element.config
+                configHasFormat = AACStreamFormat(element.config.audioSpecificConfig) != nil
+            }
+            guard configHasFormat else {
+                let asc = element.config.audioSpecificConfig
                 let error = StreamMuxConfig.structure.unsupported(
                     "audioObjectType \(asc.audioObjectType) has no CoreAudio format")
                 return accept(.refused(error), notes: [], at: offset, &context)
