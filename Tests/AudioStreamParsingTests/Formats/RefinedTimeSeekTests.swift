@@ -159,11 +159,11 @@ struct RefinedTimeSeekTests {
                     continue
                 }
                 // The landing page: the page where the packet holding the target begins, or the page before it
-                // (when the target's page is continued from it); the first packet delivered is the first that
-                // begins there, and starts at or before the target.
+                // (when the target's page is continued from it); the packets on it before the one holding the
+                // target are dropped (placed by the page's granule position): the first delivered holds it.
                 let previousPage = pages.last { $0 < holding }
                 #expect(landed == holding || landed == previousPage, "\(context): page \(landed), target on \(holding)")
-                #expect(j == 0 || ref.pos[j - 1] != landed, "\(context): packet \(j) is not the first on its page")
+                #expect(j == k, "\(context): first delivered \(j), the packet holding the target is \(k)")
                 #expect(ref.startFrames[j] <= outcome.target, "\(context): lands after the target")
                 #expect(outcome.requests <= Self.requestBound(size), "\(context): \(outcome.requests) requests")
                 print(
@@ -207,6 +207,43 @@ struct RefinedTimeSeekTests {
         // mp3-44100-2ch.ts: the Layer III pre-roll (bit reservoir: up to 17 packets) puts the first packet to
         // decode inside the packets parsed for every target: the seeks are exact and nothing is refined.
         #expect(refined > 0 || path == "ts/mp3-44100-2ch.ts", "\(path): no estimated seek to refine")
+    }
+
+    /// `seek(toPacket:)` is refined like a time seek where the packet's first frame is exact (constant frames
+    /// per packet in a transport stream, fixed-blocksize Ogg FLAC): with byte requests followed, the first
+    /// packet delivered is the one asked for (the oracle's, by size) with its true index.
+    @Test(arguments: tsFixtures + ["ogg/flac-22050-1ch-paged.oga"])
+    func packetSeekIsRefinedWhereItsFrameIsExact(_ path: String) throws {
+        let fixture = FixtureCatalog.fixture(path)
+        let input = try fixture.bytes()
+        let ref = try Reference(fixture)
+        let count = ref.sizes.count
+        var refined = 0
+        for fraction in Self.fractions {
+            let parser = AudioStreamParser(options: ParserOptions(allowsByteRangeRequests: true))
+            let recorder = EventRecorder(parser, input: input)
+            let head = path.hasSuffix(".oga") ? 0.3 : 0.5
+            if let error = parser.feed(
+                input[..<Int(Double(input.count) * head)], chunking: .random(seed: 5, maxSize: 1500), finish: false)
+            {
+                throw SeekSetupError("\(path): head: \(error)")
+            }
+            let n = Int(Double(count) * fraction)
+            guard n > recorder.log.indexedPackets.count, let frame = parser.packetToFrame(Int64(n)), !frame.isEstimated
+            else { continue }
+            let target = try parser.seek(toPacket: Int64(n))
+            guard target.isEstimated else { continue }
+            refined += 1
+            recorder.log = EventLog()
+            let (jumps, error) = Self.serve(parser, input, from: target.absoluteOffset, chunking: .fixed(97))
+            let context = "\(path) seek to packet \(n) of \(count)"
+            #expect(error == nil, "\(context): \(String(describing: error))")
+            let got = recorder.log.indexedPackets
+            #expect(count - got.count == n, "\(context): first delivered \(count - got.count)")
+            #expect(got.first?.index == Int64(n), "\(context): index \(String(describing: got.first?.index))")
+            #expect(jumps.count <= Self.requestBound(input.count), "\(context): \(jumps.count) requests")
+        }
+        #expect(refined > 0 || path == "ts/mp3-44100-2ch.ts", "\(path): no estimated packet seek")
     }
 
     /// Without byte-range requests the estimated landing stands: no request is announced.
