@@ -457,19 +457,19 @@ public final class AudioStreamParser {
     /// `readyToProducePackets` was announced, also after `finish()`.
     ///
     /// When the offset is an estimate but the packet's first frame is exact (`packetToFrame`: constant
-    /// frames per packet, fixed-blocksize FLAC in Ogg), the landing is refined as `seek(toFrame:)`'s is:
-    /// the format aims it at that frame (Ogg drops the packets before it on the landing page) and, with
-    /// `ParserOptions.allowsByteRangeRequests`, searches for it with byte requests (Ogg, MPEG-TS; the
-    /// returned target is then the search's first offset). docs/streaming.md, "Refined packet seeks".
+    /// frames per packet, fixed-blocksize FLAC), the format aims the landing at that frame as after
+    /// `seek(toFrame:)` (FLAC and Ogg FLAC skip the packets before it when the landing is early). No byte
+    /// requests are made for it (docs/streaming.md, "Refined packet seeks").
     ///
     /// - Returns: the byte offset relative to `dataOffset` and whether it is an estimate.
     /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one past the end;
     ///   `dataUnavailable` (`more`) before the audio data was reached.
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
         let target = try seekPacket(packet)
-        guard target.isEstimated, let frame = packetToFrame(packet), !frame.isEstimated else { return target }
-        aimSeekLanding(atFrame: frame.value)
-        return refineSeek(toFrame: frame.value) ?? target
+        if target.isEstimated, let frame = packetToFrame(packet), !frame.isEstimated {
+            aimSeekLanding(atFrame: frame.value)
+        }
+        return target
     }
 
     /// `seek(toPacket:)` without the refinement (`seek(toFrame:)` refines towards its own frame).

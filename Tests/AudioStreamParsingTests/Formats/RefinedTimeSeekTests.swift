@@ -209,43 +209,6 @@ struct RefinedTimeSeekTests {
         #expect(refined > 0 || path == "ts/mp3-44100-2ch.ts", "\(path): no estimated seek to refine")
     }
 
-    /// `seek(toPacket:)` is refined like a time seek where the packet's first frame is exact (constant frames
-    /// per packet in a transport stream, fixed-blocksize Ogg FLAC): with byte requests followed, the first
-    /// packet delivered is the one asked for (the oracle's, by size) with its true index.
-    @Test(arguments: tsFixtures + ["ogg/flac-22050-1ch-paged.oga"])
-    func packetSeekIsRefinedWhereItsFrameIsExact(_ path: String) throws {
-        let fixture = FixtureCatalog.fixture(path)
-        let input = try fixture.bytes()
-        let ref = try Reference(fixture)
-        let count = ref.sizes.count
-        var refined = 0
-        for fraction in Self.fractions {
-            let parser = AudioStreamParser(options: ParserOptions(allowsByteRangeRequests: true))
-            let recorder = EventRecorder(parser, input: input)
-            let head = path.hasSuffix(".oga") ? 0.3 : 0.5
-            if let error = parser.feed(
-                input[..<Int(Double(input.count) * head)], chunking: .random(seed: 5, maxSize: 1500), finish: false)
-            {
-                throw SeekSetupError("\(path): head: \(error)")
-            }
-            let n = Int(Double(count) * fraction)
-            guard n > recorder.log.indexedPackets.count, let frame = parser.packetToFrame(Int64(n)), !frame.isEstimated
-            else { continue }
-            let target = try parser.seek(toPacket: Int64(n))
-            guard target.isEstimated else { continue }
-            refined += 1
-            recorder.log = EventLog()
-            let (jumps, error) = Self.serve(parser, input, from: target.absoluteOffset, chunking: .fixed(97))
-            let context = "\(path) seek to packet \(n) of \(count)"
-            #expect(error == nil, "\(context): \(String(describing: error))")
-            let got = recorder.log.indexedPackets
-            #expect(count - got.count == n, "\(context): first delivered \(count - got.count)")
-            #expect(got.first?.index == Int64(n), "\(context): index \(String(describing: got.first?.index))")
-            #expect(jumps.count <= Self.requestBound(input.count), "\(context): \(jumps.count) requests")
-        }
-        #expect(refined > 0 || path == "ts/mp3-44100-2ch.ts", "\(path): no estimated packet seek")
-    }
-
     /// Without byte-range requests the estimated landing stands: no request is announced.
     @Test(arguments: oggFixtures + tsFixtures.prefix(2))
     func withoutRangeRequestsNoRequest(_ path: String) throws {

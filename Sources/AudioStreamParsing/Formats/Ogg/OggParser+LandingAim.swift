@@ -12,13 +12,15 @@
 ///  dropped:  every Pi that ends at or before T; the first delivered packet holds T
 /// ```
 ///
-/// When every packet on the page ends at or before T and none continues from it, the page is dropped
-/// whole and the next one with a granule position decides (an early landing reads on to T). When the
-/// first packet begins after T (a late landing) nothing is dropped. The page after one dropped whole is
-/// placed forwards from that page's end (so the end-of-stream page is placed too). The landing's first delivered packet
-/// is placed in frames at once (`packetToFrame(labelledIndex)` exact); its index stays the seek's estimate
-/// (fixed-blocksize FLAC relabels it from the frame number). The end-of-stream page's granule position is
-/// not used for Opus and Vorbis (it may trim the end), nor one of a link whose start frame is not known.
+/// When every packet the page completes ends at or before T, they are all dropped and the next page
+/// decides (an early landing reads on to T); that page is placed forwards from where the dropped packets
+/// ended (its first packet, or the one continued from the dropped page, starts there), so the
+/// end-of-stream page is placed too. When the first packet begins after T (a late landing) nothing is
+/// dropped; when T is past the last packet of the stream, that packet is delivered. The landing's first
+/// delivered packet is placed in frames at once (`packetToFrame(labelledIndex)` exact); its index stays
+/// the seek's estimate (fixed-blocksize FLAC relabels it from the frame number). The end-of-stream page's
+/// own granule position is not used for Opus and Vorbis (it may trim the end), nor a page of a link whose
+/// start frame is not known (then the landing stands as found).
 extension OggParser {
     /// `FormatParser.aimSeekLanding(atFrame:)`: the estimated landing just prepared aims at `frame`.
     mutating func aimSeekLanding(atFrame frame: Int64) {
@@ -43,9 +45,12 @@ extension OggParser {
         landing = l
         guard let clock = s.clock, let durations = packetDurations(header, s, clock, context) else { return }
         var start: Int64
-        if let previous = l.aimedPageEnd, !header.isContinued, header.sequenceNumber == previous.sequence &+ 1 {
-            // The page after one dropped whole: its first packet starts where that page ended (the end-of-stream
-            // page too, whose granule position may trim the end).
+        if let previous = l.aimedPageEnd, header.sequenceNumber == previous.sequence &+ 1,
+            !header.isContinued || s.partial != nil
+        {
+            // The page after one whose packets were all dropped: its first packet (or the one continued from
+            // that page) starts where that page's last complete packet ended (the end-of-stream page too,
+            // whose granule position may trim the end).
             start = previous.frame
         } else {
             // The end-of-stream page's granule position may trim the end (Opus, Vorbis), not FLAC's.
@@ -61,17 +66,26 @@ extension OggParser {
         }
         guard start >= 0 else { return }
         var drop = 0
-        while drop < durations.frames.count, start + durations.frames[drop] <= target {
-            start += durations.frames[drop]
+        while drop < durations.frames.count {
+            let (end, overflow) = start.addingReportingOverflow(durations.frames[drop])
+            guard !overflow, end <= target else { break }
+            start = end
             drop += 1
         }
-        packetsToDrop = drop
-        if drop == durations.frames.count && !durations.continuesOnNextPage && !header.isEndOfStream {
-            // Every packet here ends at or before the target: the next page may hold it.
+        if drop == durations.frames.count && !header.isEndOfStream {
+            // Every packet completed here ends at or before the target: the next page holds it (or completes the
+            // packet continued from this one, which may).
+            packetsToDrop = drop
             landing?.aim = target
             landing?.aimedPageEnd = (start, header.sequenceNumber)
             return
         }
+        if drop == durations.frames.count && drop > 0 && !durations.continuesOnNextPage {
+            // The target is past the stream's last packet: that packet is delivered.
+            drop -= 1
+            start -= durations.frames[drop]
+        }
+        packetsToDrop = drop
         _ = landing?.place(frameAtPageEnd: start)
         context.diagnose(
             .positionCorrected, at: pageStart, Self.ogg,

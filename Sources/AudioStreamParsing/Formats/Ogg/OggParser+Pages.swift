@@ -334,7 +334,10 @@ extension OggParser {
     mutating func refineLanding(
         granule: Int64, page pageStart: Int64, _ s: OggLogicalStream, _ context: inout ParseContext
     ) {
-        guard var l = landing, l.startFrame == nil, !l.isFull, let linkStart = linkStartFrame(s) else { return }
+        // (While a time seek's landing still aims at a frame, `aimLanding` places it.)
+        guard var l = landing, l.startFrame == nil, !l.isFull, l.aim == nil, let linkStart = linkStartFrame(s) else {
+            return
+        }
         guard let pageEnd = landingFrame(atGranule: granule, s, linkStart: linkStart),
             pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
         else {
