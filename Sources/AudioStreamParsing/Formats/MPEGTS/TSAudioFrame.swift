@@ -149,7 +149,11 @@ enum TSAudioFrame: Hashable, Sendable {
             values = [.dataFormat(f.streamDescription)]
             if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
         case .loas(_, let config):
-            values = config.map { AACStreamFormat.latmPropertyValues($0.audioSpecificConfig) } ?? []
+            // Implicit SBR in the first payload (a raw data block) gives the HE-AAC layers.
+            values =
+                config.map {
+                    AACStreamFormat.latmPropertyValues($0.audioSpecificConfig.reported(firstRawDataBlock: firstPacket))
+                } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)
         values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)]
