@@ -43,7 +43,9 @@ struct AACRawDataBlockTests {
     /// Reads the blocks of one packet back to back (an ADTS frame of several blocks without CRC is one
     /// packet); returns a failure description or `nil` when they end exactly at the packet's end.
     static func check(_ packet: [UInt8], frames: UInt32, config: AudioSpecificConfig) -> String? {
-        let blocks = frames == 0 ? 1 : Int(frames) / 1024
+        // An ADTS frame of several blocks without CRC is one packet of blocks × 1024 frames; an MP4
+        // sample's duration may be shorter than 1024 (a trimmed last sample): still one block.
+        let blocks = frames >= 2048 ? Int(frames) / 1024 : 1
         var offset = 0
         for index in 0..<blocks {
             let result = AACRawDataBlock.read(

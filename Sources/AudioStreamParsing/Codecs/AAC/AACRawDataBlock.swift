@@ -147,7 +147,9 @@ struct AACRawDataBlock: Equatable {
         try r.skip(1 + 1 + 2)  // cc_domain, gain_element_sign, gain_element_scale
         let stream = try AACIndividualChannelStream.read(&r, sharedInfo: nil)
         for _ in 1..<max(gainLists, 1) {
-            let common = independentlySwitched ? true : try r.flag()
+            // common_gain_element_present (always 1 for an independently switched element).
+            var common = true
+            if !independentlySwitched { common = try r.flag() }
             if common {
                 try r.skipScalefactorCodeword()
             } else {

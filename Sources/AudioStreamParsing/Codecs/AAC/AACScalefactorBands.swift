@@ -84,7 +84,7 @@ enum AACScalefactorBands {
         }
     }
 
-    /// PRED_SFB_MAX: the bands Main-profile prediction covers, per sampling_frequency_index
-    /// (§4.6.7.1 Table 4.147-ish; 13818-7 Table 8.x).
+    /// PRED_SFB_MAX: the bands Main-profile prediction covers (prediction_used bits in ics_info), per
+    /// sampling_frequency_index (ISO/IEC 14496-3 §4.6.7, 13818-7 §8.3.2).
     static let predictionBands: [Int] = [33, 33, 38, 40, 40, 40, 41, 41, 37, 37, 37, 34, 34]
 }
