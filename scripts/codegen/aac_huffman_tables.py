@@ -9,6 +9,7 @@ Kraft sum exactly 1) before it is written; the Swift tests check that the reader
 raw_data_block of every AAC fixture exactly, which checks every codeword that occurs.
 
 Usage: scripts/codegen/aac_huffman_tables.py > Sources/AudioStreamParsing/Codecs/AAC/AACHuffmanTables.swift
+       && scripts/format.sh Sources/AudioStreamParsing/Codecs/AAC/AACHuffmanTables.swift
 """
 import os
 import re

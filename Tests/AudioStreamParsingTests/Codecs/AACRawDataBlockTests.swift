@@ -103,7 +103,8 @@ extension AACRawDataBlockTests {
                 // The codeword left-aligned in 3 bytes, then a 1 bit so that reading past it would show.
                 let word = (entry & 0x00FF_FFFF) << UInt32(24 - length) | (1 << UInt32(23 - length))
                 var reader = BitReader(
-                    [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)], order: .mostSignificantFirst)
+                    [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)],
+                    order: .mostSignificantFirst)
                 let decoded = codebook.decode(&reader)
                 #expect(decoded == index && reader.bitPosition == length, "book \(book) index \(index)")
             }

@@ -52,7 +52,8 @@ struct ADTSHEAACTests {
             return
         }
         let config = try #require(AudioSpecificConfig(magicCookie: cookie))
-        #expect(config.audioObjectType == 2 && config.samplingFrequency == 22050 && config.extensionAudioObjectType == nil)
+        #expect(
+            config.audioObjectType == 2 && config.samplingFrequency == 22050 && config.extensionAudioObjectType == nil)
     }
 
     @Test("every chunking gives the same events")

@@ -28,7 +28,8 @@
 struct AACRawDataBlock: Equatable {
     /// The syntactic element IDs (Table 4.85).
     enum ElementID: Int, Sendable {
-        case singleChannel = 0, channelPair, couplingChannel, lowFrequencyEffects
+        case singleChannel = 0
+        case channelPair, couplingChannel, lowFrequencyEffects
         case dataStream, programConfig, fill, end
     }
 
@@ -65,7 +66,9 @@ struct AACRawDataBlock: Equatable {
         guard
             var r = AACSyntaxReader(
                 bytes, audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex)
-        else { return .failure(.unsupported("object type \(audioObjectType), frequency index \(samplingFrequencyIndex)")) }
+        else {
+            return .failure(.unsupported("object type \(audioObjectType), frequency index \(samplingFrequencyIndex)"))
+        }
         do throws(AACSyntaxReader.Failure) {
             return .success(try read(&r))
         } catch {

@@ -34,7 +34,8 @@ extension AudioSpecificConfig {
     /// Looks for SBR data in the raw data block at the start of `block`, read with this
     /// configuration's object type and sampling frequency index. Never traps.
     func implicitSBR(inRawDataBlock block: ArraySlice<UInt8>) -> ImplicitSBRFinding {
-        switch AACRawDataBlock.read(block, audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex)
+        switch AACRawDataBlock.read(
+            block, audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex)
         {
         case .success(let read): read.hasSBR ? .present : .absent
         case .failure(let failure): .unreadable(failure)
