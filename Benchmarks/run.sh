@@ -16,8 +16,14 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 swift package benchmark --no-progress --format influx --path stdout "$@" 2>&1 \
     | tee ".results/$stamp.log" | grep '^ParserBenchmarks,' > ".results/$stamp.influx" || true
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-if grep -qiE 'error|failed' ".results/$stamp.log"; then
-    grep -iE 'error|failed' ".results/$stamp.log" >&2
+# The plugin reports a benchmark executable that died as "One or more benchmark suites crashed during
+# runtime." (no "error"): show that too, and say so when no result line came out at all.
+if grep -qiE 'error|failed|crash' ".results/$stamp.log"; then
+    grep -iE 'error|failed|crash' ".results/$stamp.log" >&2
+fi
+if [ ! -s ".results/$stamp.influx" ]; then
+    echo "no benchmark results: see Benchmarks/.results/$stamp.log (docs/performance.md, Issue 18 targets)" >&2
+    exit 1
 fi
 echo "results: Benchmarks/.results/$stamp.influx" >&2
 python3 summarize.py ".results/$stamp.influx"

@@ -59,6 +59,12 @@ protocol FormatParser {
     /// first probe, which replaces the estimated offset); the default returns nil (the estimated landing
     /// stands).
     mutating func refineSeek(toFrame frame: Int64) -> Int64?
+    /// After an estimated `seek(toFrame:)` (with or without byte requests), before `refineSeek`: the frame
+    /// (on `packetToFrame`'s timeline) the landing aims at, the first frame of the first packet to decode. A
+    /// parser that can place the packets at its landing in frames (Ogg: from the page's granule position)
+    /// drops those that end at or before it, so that the first packet delivered holds it. The default
+    /// ignores it.
+    mutating func aimSeekLanding(atFrame frame: Int64)
 }
 
 extension FormatParser {
@@ -66,6 +72,7 @@ extension FormatParser {
     var links: [StreamLink] { [] }
     func packetHolding(frame: Int64) -> Translation<PacketPosition>? { packetMap.frameToPacket(frame) }
     mutating func refineSeek(toFrame frame: Int64) -> Int64? { nil }
+    mutating func aimSeekLanding(atFrame frame: Int64) {}
 }
 
 /// A content probe for one container.

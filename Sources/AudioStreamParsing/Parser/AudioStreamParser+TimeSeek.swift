@@ -41,12 +41,15 @@ extension AudioStreamParser {
         let packet = holding.value.packet
         let start = packet - (rollDistance(toPacket: packet)?.value ?? 0)
         let startFrame = packetToFrame(start)
-        var target = try seek(toPacket: start)
+        var target = try seekPacket(start)
         let firstFrame = startFrame?.value ?? (decoded - holding.value.offsetInPacket)
         // With byte-range requests, Ogg and MPEG-TS search the unit holding the first frame to decode from
         // an offset of their own (docs/streaming.md, "Refined time seeks").
-        if target.isEstimated, let refined = refineSeek(toFrame: max(0, min(firstFrame, decoded))) {
-            target = refined
+        // Where the format can place the packets at its landing (Ogg), it drops those before that frame.
+        if target.isEstimated {
+            let aim = max(0, min(firstFrame, decoded))
+            aimSeekLanding(atFrame: aim)
+            if let refined = refineSeek(toFrame: aim) { target = refined }
         }
         return FrameSeekTarget(
             frame: frame, primingFrames: priming, position: holding.value, rollDistance: packet - start,

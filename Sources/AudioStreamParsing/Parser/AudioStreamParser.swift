@@ -456,10 +456,24 @@ public final class AudioStreamParser {
     /// `.discontinuity`; packets then resume at `packet`. Seeking is possible once
     /// `readyToProducePackets` was announced, also after `finish()`.
     ///
+    /// When the offset is an estimate but the packet's first frame is exact (`packetToFrame`: constant
+    /// frames per packet, fixed-blocksize FLAC), the format aims the landing at that frame as after
+    /// `seek(toFrame:)` (FLAC and Ogg FLAC skip the packets before it when the landing is early). No byte
+    /// requests are made for it (docs/streaming.md, "Refined packet seeks").
+    ///
     /// - Returns: the byte offset relative to `dataOffset` and whether it is an estimate.
     /// - Throws: `invalidPacketOffset` (`pck?`) for a negative packet or one past the end;
     ///   `dataUnavailable` (`more`) before the audio data was reached.
     public func seek(toPacket packet: Int64) throws(AudioStreamError) -> SeekTarget {
+        let target = try seekPacket(packet)
+        if target.isEstimated, let frame = packetToFrame(packet), !frame.isEstimated {
+            aimSeekLanding(atFrame: frame.value)
+        }
+        return target
+    }
+
+    /// `seek(toPacket:)` without the refinement (`seek(toFrame:)` refines towards its own frame).
+    func seekPacket(_ packet: Int64) throws(AudioStreamError) -> SeekTarget {
         context.absorbableBytes = 0
         if let failure { throw failure }
         if inCallback { throw reentryError }
@@ -492,6 +506,10 @@ public final class AudioStreamParser {
         seekPending = true
         return SeekTarget(byteOffset: byte.value, isEstimated: byte.isEstimated, absoluteOffset: absolute)
     }
+
+    /// After an estimated `seek(toFrame:)`: tells the format the frame its landing aims at
+    /// (`FormatParser.aimSeekLanding(atFrame:)`).
+    func aimSeekLanding(atFrame frame: Int64) { format?.aimSeekLanding(atFrame: frame) }
 
     /// After an estimated `seek(toFrame:)`: lets the format refine the landing towards `frame` with byte
     /// requests (`FormatParser.refineSeek(toFrame:)`) when the caller allows them. Returns the seek's new

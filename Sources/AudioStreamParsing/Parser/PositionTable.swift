@@ -138,6 +138,40 @@ struct PositionTable: Sendable, Equatable {
         appendSlowly(value)
     }
 
+    /// Appends one entry per step of `steps`, each `step` above the entry before (the table must not be
+    /// empty): what `append` of the running sums does, with one storage access per block of 64 entries
+    /// instead of one per entry (a fast path records a run of packets at once). A step of 0xFFFF (the
+    /// escape) goes through `append`.
+    mutating func append(steps: ArraySlice<UInt16>) {
+        precondition(count > 0, "PositionTable.append(steps:) on an empty table")
+        var k = steps.startIndex
+        while k < steps.endIndex {
+            let slot = count % PositionTable.blockSize
+            // The run of steps that stays inside the current block, up to the first escape.
+            var end = k
+            var sum: Int64 = 0
+            if slot != 0 {
+                let limit = Swift.min(steps.endIndex, k + PositionTable.blockSize - slot)
+                while end < limit && steps[end] != PositionTable.escape {
+                    sum += Int64(steps[end])
+                    end += 1
+                }
+            }
+            let (value, overflow) = lastValue.addingReportingOverflow(sum)
+            if end == k || overflow {
+                // An anchor, an escape or an overflow: the general path (the caller's running sums are
+                // entries of the table, which do not overflow).
+                append(lastValue &+ Int64(steps[k]))
+                k += 1
+                continue
+            }
+            self.steps.append(contentsOf: steps[k..<end])
+            count += end - k
+            lastValue = value
+            k = end
+        }
+    }
+
     /// `append` beyond the common case (a new block, a step that does not fit, a descent).
     @inline(never)
     private mutating func appendSlowly(_ value: Int64) {
@@ -419,6 +453,21 @@ struct StepPages: Sendable, Equatable {
             tail.reserveCapacity(StepPages.pageSize)
         }
         tail.append(step)
+    }
+
+    /// Appends `steps` in order (page by page).
+    mutating func append(contentsOf steps: ArraySlice<UInt16>) {
+        var k = steps.startIndex
+        while k < steps.endIndex {
+            if tail.count == StepPages.pageSize {
+                full.append(tail)
+                tail = []
+                tail.reserveCapacity(StepPages.pageSize)
+            }
+            let n = Swift.min(StepPages.pageSize - tail.count, steps.endIndex - k)
+            tail.append(contentsOf: steps[k..<(k + n)])
+            k += n
+        }
     }
 
     /// The last step (not empty).

@@ -17,7 +17,7 @@ import Testing
 struct TimeSeekErrorTable {
     static let files = [
         "source-60s.wav", "aiff-60s.aiff", "caf-60s.caf", "m4a-60s.m4a", "mp3cbr-60s.mp3", "mp3vbr-60s.mp3",
-        "adts-60s.aac", "flac-60s.flac", "opus-60s.opus",
+        "adts-60s.aac", "flac-60s.flac", "opus-60s.opus", "vorbis-60s.ogg",
     ]
 
     @Test(arguments: files)

@@ -145,6 +145,29 @@ struct PositionTableTests {
         }
     }
 
+    @Test("append(steps:) in runs of every length equals the model", arguments: StepKind.allCases)
+    func appendSteps(kind: StepKind) {
+        // Steps that are not a UInt16 (huge, negative) are not for append(steps:): those kinds give 0xFFFF,
+        // the escape, which append(steps:) passes to append.
+        let model = Self.values(kind, count: 9000, start: 500, seed: 57).reduce(into: [Int64]()) { values, v in
+            guard let last = values.last else { return values.append(v) }
+            let step = v - last
+            values.append(last + (step >= 0 && step <= 0xFFFF ? step : 0xFFFF))
+        }
+        var g = Generator(state: 3)
+        var table: PositionTable = [model[0]]
+        var i = 1
+        while i < model.count {
+            // Runs of 1 … 200 steps, crossing anchors (every 64) and step pages (every 4096).
+            let n = min(Int(g.below(200)) + 1, model.count - i)
+            let steps = (i..<(i + n)).map { UInt16(model[$0] - model[$0 - 1]) }
+            table.append(steps: steps[...])
+            i += n
+            if g.below(8) == 0 { Self.expectSame(table, Array(model[..<i]), "\(kind) after \(i)") }
+        }
+        Self.expectSame(table, model, "\(kind) × \(model.count) in runs")
+    }
+
     @Test("extreme values and steps that overflow Int64")
     func extremes() {
         let model: [Int64] = [

@@ -392,6 +392,32 @@ struct FLACTests {
         #expect(got.map(\.index) == Array(Int64(index)..<Int64(positions.count)))
     }
 
+    /// An estimated seek to packet n aims at its first frame (n × block size): the frames found before it
+    /// (an early landing) are skipped, so packet n is delivered first, with its index; a late landing
+    /// delivers the first frame found, relabelled. Positions from the oracle.
+    @Test func estimatedSeekSkipsTheFramesBeforeTheTarget() throws {
+        let fixture = FixtureCatalog.fixture("flac/flac-48000-6ch-s16-b1152.flac")
+        let bytes = try fixture.bytes()
+        let positions = try fixture.oracle().packets.compactMap(\.pos)
+        var early = 0
+        for n in stride(from: 3, to: positions.count - 1, by: 2) {
+            let parser = AudioStreamParser()
+            let recorder = EventRecorder(parser, input: bytes)
+            try parser.parse(bytes[0..<Int(positions[0])])
+            let target = try parser.seek(toPacket: Int64(n))
+            #expect(target.isEstimated)
+            try parser.parse(bytes[Int(target.absoluteOffset)...], flags: .discontinuity)
+            try parser.finish()
+            let got = recorder.log.indexedPackets
+            guard let j = positions.firstIndex(where: { $0 >= target.absoluteOffset }) else { continue }
+            let expected = max(j, n)
+            if j < n { early += 1 }
+            #expect(got.map(\.offset) == Array(positions[expected...]), "seek to \(n): landing frame \(j)")
+            #expect(got.map(\.index) == Array(Int64(expected)..<Int64(positions.count)), "seek to \(n)")
+        }
+        #expect(early > 0, "no early landing")
+    }
+
     /// After a discontinuity in the middle of a frame, the parser finds the next frame header and goes
     /// on with the oracle's frames; the cut frame is not a packet.
     @Test func discontinuityResynchronises() throws {

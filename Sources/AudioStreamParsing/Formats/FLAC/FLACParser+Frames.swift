@@ -280,6 +280,7 @@ extension FLACParser {
 
     /// Emits the frame at the position (`size` bytes, readable) as one packet.
     mutating func emitFrame(_ header: FLACFrameHeader, size: Int, _ context: inout ParseContext) {
+        if aimFrame != nil, skipsBeforeAim(header, size: size, &context) { return }
         let start = context.window.position
         let fpp = framesPerPacket
         if resyncIndex { resynchroniseIndex(header, &context) }
@@ -303,6 +304,32 @@ extension FLACParser {
         totals.bytes += Int64(size)
         totals.maximumPacketSize = max(totals.maximumPacketSize, size)
         totals.end = start + Int64(size)
+    }
+
+    /// After an estimated seek aimed at a frame: skips (consumes without delivering) a frame that ends at
+    /// or before it. The first frame that does not clears the aim and is delivered.
+    private mutating func skipsBeforeAim(_ header: FLACFrameHeader, size: Int, _ context: inout ParseContext) -> Bool {
+        guard let aim = aimFrame, header.number < 1 << 36 else {
+            aimFrame = nil
+            return false
+        }
+        let first: Int64
+        if header.isVariable {
+            first = Int64(header.number)
+        } else if framesPerPacket > 0 {
+            first = Int64(header.number) * Int64(framesPerPacket)
+        } else {
+            aimFrame = nil
+            return false
+        }
+        guard first + Int64(header.blockSize) <= aim else {
+            aimFrame = nil
+            return false
+        }
+        if isVariable == nil { isVariable = header.isVariable }
+        expectedNumber = header.nextNumber
+        context.window.consume(size)
+        return true
     }
 
     /// The first frame after a seek or discontinuity says which packet it is when the stream has a

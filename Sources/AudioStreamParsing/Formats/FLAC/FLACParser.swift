@@ -119,6 +119,9 @@ struct FLACParser: FrameSyncParser {
     var indicesExact = true
     /// Set by a seek or discontinuity: the next frame emitted resets the packet index from its number.
     var resyncIndex = false
+    /// After an estimated seek aimed at a frame (`aimSeekLanding(atFrame:)`): the frames that end at or
+    /// before it are skipped, so the first frame delivered holds it.
+    var aimFrame: Int64?
     /// The packet count known at `finish`.
     var finalPacketCount: Int64?
     /// The packet count announced in the header (fixed block size and known total samples).
@@ -166,6 +169,7 @@ struct FLACParser: FrameSyncParser {
             expectedNumber = nil
             indicesExact = false
             resyncIndex = true
+            aimFrame = nil
         case .marker, .blockHeader, .blockBody:
             // Inside the header a gap cannot be bridged; the bytes that follow are read as they come.
             break
@@ -195,6 +199,15 @@ struct FLACParser: FrameSyncParser {
         }
         state = .searching(Search(cause: "after a seek"))
         resyncIndex = true
+        aimFrame = nil
         return true
+    }
+
+    /// `FormatParser.aimSeekLanding(atFrame:)`: after an estimated seek the frames found before the one
+    /// holding `frame` are skipped (their first sample is in their headers: frame number × block size, or
+    /// the sample number of a variable-blocksize frame, RFC 9639 §9.1.5).
+    mutating func aimSeekLanding(atFrame frame: Int64) {
+        guard resyncIndex, !indicesExact else { return }
+        aimFrame = frame
     }
 }

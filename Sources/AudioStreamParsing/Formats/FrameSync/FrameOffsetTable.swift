@@ -43,6 +43,27 @@ struct FrameOffsetTable {
         return .recordedAndFull
     }
 
+    /// Records packets `packet`, `packet + 1`, … back to back from `start`: packet `k` (from 0) spans
+    /// `steps[k]` bytes (or frames) after the end of packet `k - 1`. The same as one `record` per packet,
+    /// with one table access per block of 64 packets when the packets extend the table and do not fill it.
+    /// Returns what `record` returned for the last packet (`.skipped` for no packet).
+    mutating func record(from packet: Int64, start: Int64, steps: ArraySlice<UInt16>, limit: Int) -> Recording {
+        guard !isFull, !offsets.isEmpty, packet == Int64(offsets.count - 1), offsets.count + steps.count <= limit
+        else {
+            var result = Recording.skipped
+            var at = start
+            for (k, step) in zip(packet..., steps) {
+                result = record(packet: k, start: at, end: at + Int64(step), limit: limit)
+                at += Int64(step)
+            }
+            return result
+        }
+        guard !steps.isEmpty else { return .skipped }
+        offsets.replaceLast(start)
+        offsets.append(steps: steps)
+        return .recorded
+    }
+
     /// Replaces the end entry (the last packet's end) with `end`, when packets are recorded and the
     /// table is not full: a parser whose provisional end was a landing for the next packet (a transport
     /// stream's PES start) states the true end once the stream is over.

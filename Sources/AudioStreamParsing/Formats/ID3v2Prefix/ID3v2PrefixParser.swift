@@ -150,4 +150,6 @@ struct ID3v2PrefixParser: FormatParser {
         container?.prepareForSeek(toPacket: packet, byteOffset: byteOffset) ?? false
     }
 
+    mutating func aimSeekLanding(atFrame frame: Int64) { container?.aimSeekLanding(atFrame: frame) }
+
 }

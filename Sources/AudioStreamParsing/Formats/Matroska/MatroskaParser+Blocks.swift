@@ -106,14 +106,22 @@ extension MatroskaParser {
             frames = Int64(measured?.frames ?? 0)
             variable = UInt32(frames)
         case .flac(let info):
-            if case .valid(let h) = FLACFrameHeader.decode(window, at: 0, streamInfo: info, variable: nil) {
-                frames = Int64(h.blockSize)
-            }
-            variable = frames == Int64(codec.streamDescription.framesPerPacket) ? 0 : UInt32(clamping: frames)
+            (frames, variable) = Self.flacFrames(window, info: info, constant: frames)
         case .pcm:
             break
         }
         return (frames, variable)
+    }
+
+    /// The frames of the FLAC frame at the window's position and its `mVariableFramesInPacket`: the frame
+    /// header's block size (RFC 9639 §9.1), or `constant` (STREAMINFO's fixed block size) when the header
+    /// does not decode; 0 for a packet of the constant size.
+    static func flacFrames(_ window: InputWindow, info: FLACStreamInfo, constant: Int64) -> (Int64, UInt32) {
+        var frames = constant
+        if case .valid(let h) = FLACFrameHeader.decode(window, at: 0, streamInfo: info, variable: nil) {
+            frames = Int64(h.blockSize)
+        }
+        return (frames, frames == constant ? 0 : UInt32(clamping: frames))
     }
 
     /// Emits the sample frames of `size` bytes of linear PCM at the window's position, one packet each,

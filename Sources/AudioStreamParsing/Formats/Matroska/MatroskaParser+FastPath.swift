@@ -9,13 +9,15 @@
 ///  1nnnnnnn             Track Number, 1 byte (TrackNumber 1-126)
 ///  tttttttt tttttttt    Timestamp (not read)
 ///  kxxx xll d           Flags: lacing `ll` must be 00 (one frame)
-///  frame …              the packet: bodySize − 4 bytes; Opus: its TOC byte and the next one give its duration
+///  frame …              the packet: bodySize − 4 bytes; Opus: its TOC byte and the next one give its
+///                       duration; FLAC: its frame header's block size (RFC 9639 §9.1)
 /// ```
 ///
 /// It takes exactly the decisions `stepElement`, `stepBlock` and `emitFrame` take for such a block, and
 /// stops at the first element that needs anything else (another element, another track, lacing, a
 /// block past the chunk or its Cluster, a block over the size limits, a seek's packets to drop, a codec
-/// whose frame count is not read from the packet's first bytes); the general path handles that one. So
+/// whose frame count is not read from the packet's own header: Vorbis, PCM); the general path handles
+/// that one. So
 /// the events are those of the general path, whatever the chunking.
 extension MatroskaParser {
     /// Emits the run of blocks at the window's position; true when it emitted at least one. The caller
@@ -28,13 +30,21 @@ extension MatroskaParser {
             let cursor = context.window.chunkCursor
         else { return false }
         let readsTOC: Bool
+        var flac: FLACStreamInfo?
         switch codec.frameCounter {
         case .opus: readsTOC = true
         case .constant: readsTOC = false
-        case .vorbis, .flac, .pcm: return false
+        case .flac(let info):
+            readsTOC = false
+            flac = info
+        case .vorbis, .pcm: return false
         }
         let constantFrames = Int64(codec.streamDescription.framesPerPacket)
         let trackByte = UInt64(0x80 | track.number)
+        // Placed in one step per table at the end of the run (`recordRun`) when at least 4 KiB of the chunk
+        // are left (a run of a few blocks costs more batched than placed one by one), unless a seek's
+        // landing records them.
+        let batched = landing == nil && cursor.count - cursor.index >= 4096
         let maxBody = min(limits.maxPacketBytes, limits.maxBufferedBytes - 16)
         let dataStart = dataOffset ?? 0
         // The chunk index where the Cluster ends (past the chunk: the chunk's end bounds the walk first).
@@ -62,24 +72,65 @@ extension MatroskaParser {
             let size = bodySize - 4
             var frames = constantFrames
             var variable: UInt32 = 0
+            let blockStart = cursor.base + Int64(i) - dataStart
+            context.window.consumeChunk(headerSize + 4)
             if readsTOC {
                 frames = OpusPacket.frames(
                     toc: size > 0 ? UInt8(truncatingIfNeeded: body >> 24) : nil,
                     second: size > 1 ? UInt8(truncatingIfNeeded: body >> 16) : nil)
                 variable = UInt32(frames)
+            } else if let flac {
+                // The frame header at the window's position (now the packet's first byte) gives the block size.
+                (frames, variable) = Self.flacFrames(context.window, info: flac, constant: constantFrames)
             }
-            let blockStart = cursor.base + Int64(i) - dataStart
-            context.window.consumeChunk(headerSize + 4)
             let index = context.nextPacketIndex
             context.emitPacketInChunk(size: size, variableFrames: variable, frames: frames)
-            place(index, start: blockStart, end: blockStart + Int64(headerSize + bodySize), frames: frames)
+            let blockSize = headerSize + bodySize
+            if batched && blockSize < 0xFFFF && frames >= 0 && frames < 0xFFFF {
+                if placedRun.byteSteps.isEmpty {
+                    placedRun.firstPacket = index
+                    placedRun.start = blockStart
+                    placedRun.firstFrame = nextFrame
+                }
+                placedRun.byteSteps.append(UInt16(truncatingIfNeeded: blockSize))
+                placedRun.frameSteps.append(UInt16(truncatingIfNeeded: frames))
+                nextFrame += frames
+            } else {
+                recordRun()
+                place(index, start: blockStart, end: blockStart + Int64(blockSize), frames: frames)
+            }
             emittedBytes += Int64(size)
             emittedPackets += 1
             largestPacket = max(largestPacket, size)
             i = end
         }
+        recordRun()
         guard i != cursor.index else { return false }
         waitingEnd = nil
         return true
     }
+
+    /// Records the run's packets in the seek tables: what `place` of each does with no landing. The two
+    /// tables grow in step (`place` records a packet's frames exactly when it records its offset, so they
+    /// always hold the same packets and fill together), so each is given the whole run.
+    mutating func recordRun() {
+        guard !placedRun.byteSteps.isEmpty else { return }
+        let limit = limits.maxPacketTableEntries
+        _ = offsets.record(
+            from: placedRun.firstPacket, start: placedRun.start, steps: placedRun.byteSteps[...], limit: limit)
+        _ = startFrames.record(
+            from: placedRun.firstPacket, start: placedRun.firstFrame, steps: placedRun.frameSteps[...], limit: limit)
+        placedRun.byteSteps.removeAll(keepingCapacity: true)
+        placedRun.frameSteps.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Packets the fast path placed back to back, not yet recorded in the seek tables: the first one's index,
+/// block start and first frame, and per packet its block's size and its frames (each below 0xFFFF).
+struct PlacedRun {
+    var firstPacket: Int64 = 0
+    var start: Int64 = 0
+    var firstFrame: Int64 = 0
+    var byteSteps: [UInt16] = []
+    var frameSteps: [UInt16] = []
 }

@@ -107,6 +107,8 @@ struct MatroskaParser: FormatParser {
     var packetsToDrop = 0
     var dropUntil: Int64 = 0
     var isFinished = false
+    /// The run of packets the fast path placed and records in the seek tables at its end.
+    var placedRun = PlacedRun()
 
     init(options: ParserOptions) {
         self.options = options

@@ -90,9 +90,22 @@ enum FLACFrameBlockSize {
     /// `nil` for a variable-blocksize frame (it codes a sample number) or a cut or invalid header.
     static func frameNumber(_ b: [UInt8]) -> Int64? {
         guard b.count >= 5, b[0] == 0xFF, b[1] == 0xF8 else { return nil }
+        return codedNumber(b, maxLength: 6)
+    }
+
+    /// The sample number of a variable-blocksize frame (blocking strategy bit 1) whose first bytes are
+    /// `b`: the number of its first sample in the stream, coded as the frame number is but in up to 7
+    /// bytes (RFC 9639 §9.1.5). `nil` for a fixed-blocksize frame or a cut or invalid header.
+    static func sampleNumber(_ b: [UInt8]) -> Int64? {
+        guard b.count >= 5, b[0] == 0xFF, b[1] == 0xF9 else { return nil }
+        return codedNumber(b, maxLength: 7)
+    }
+
+    /// The UTF-8-like number from byte 4 of `b`, at most `maxLength` bytes long.
+    private static func codedNumber(_ b: [UInt8], maxLength: Int) -> Int64? {
         let lead = (~b[4]).leadingZeroBitCount
         if lead == 0 { return Int64(b[4]) }
-        guard lead >= 2, lead <= 6, b.count >= 4 + lead else { return nil }
+        guard lead >= 2, lead <= maxLength, b.count >= 4 + lead else { return nil }
         var value = Int64(b[4] & (0x7F >> UInt8(lead)))
         for i in 5..<(4 + lead) {
             guard b[i] & 0xC0 == 0x80 else { return nil }

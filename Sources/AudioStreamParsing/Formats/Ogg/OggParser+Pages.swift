@@ -163,6 +163,7 @@ extension OggParser {
             s.partial = nil
         }
         context.window.consume(header.headerSize)
+        if landing?.aim != nil { aimLanding(header, at: pageStart, s, &context) }
         let bodyStart = pageStart + Int64(header.headerSize)
         try header.lacing.withValues { (lacing) throws(AudioStreamError) in
             try pagePackets(
@@ -333,16 +334,12 @@ extension OggParser {
     mutating func refineLanding(
         granule: Int64, page pageStart: Int64, _ s: OggLogicalStream, _ context: inout ParseContext
     ) {
-        guard var l = landing, l.startFrame == nil, !l.isFull else { return }
-        // The first link starts at frame 0; a later one where its first packet was delivered.
-        guard let linkStart = s.firstFrame ?? (previousStreams.isEmpty && groupCount <= 1 ? 0 : nil) else {
+        // (While a time seek's landing still aims at a frame, `aimLanding` places it.)
+        guard var l = landing, l.startFrame == nil, !l.isFull, l.aim == nil, let linkStart = linkStartFrame(s) else {
             return
         }
-        let base = s.granuleBase ?? 0
-        let (sinceBase, o1) = granule.subtractingReportingOverflow(base)
-        let (inLink, o2) = sinceBase.addingReportingOverflow(s.clock?.framesBeforeGranuleZero ?? 0)
-        let (pageEnd, o3) = inLink.addingReportingOverflow(linkStart)
-        guard !o1, !o2, !o3, pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
+        guard let pageEnd = landingFrame(atGranule: granule, s, linkStart: linkStart),
+            pageEnd >= (l.relativeFrames.last ?? 0), let start = l.place(frameAtPageEnd: pageEnd)
         else {
             context.diagnose(
                 .inconsistentValues, at: pageStart, Self.ogg,
@@ -355,6 +352,21 @@ extension OggParser {
             .positionCorrected, at: pageStart, Self.ogg,
             "estimated seek placed by granule position \(granule): packet \(l.firstIndex), the first delivered"
                 + " after the landing, starts at frame \(start)")
+    }
+
+    /// Where the followed stream's link starts, counted over all links as `packetToFrame` counts: the
+    /// first link at frame 0, a later one where its first packet was delivered; `nil` when not known.
+    func linkStartFrame(_ s: OggLogicalStream) -> Int64? {
+        s.firstFrame ?? (previousStreams.isEmpty && groupCount <= 1 ? 0 : nil)
+    }
+
+    /// The frame (as `packetToFrame` counts) at the end of a page of the followed stream with granule
+    /// position `granule`; `nil` when it does not fit.
+    func landingFrame(atGranule granule: Int64, _ s: OggLogicalStream, linkStart: Int64) -> Int64? {
+        let (sinceBase, o1) = granule.subtractingReportingOverflow(s.granuleBase ?? 0)
+        let (inLink, o2) = sinceBase.addingReportingOverflow(s.clock?.framesBeforeGranuleZero ?? 0)
+        let (pageEnd, o3) = inLink.addingReportingOverflow(linkStart)
+        return o1 || o2 || o3 ? nil : pageEnd
     }
 
     /// After an estimated seek in a single-link Ogg FLAC stream of fixed block size, the first audio
@@ -483,6 +495,10 @@ extension OggParser {
             let number = FLACFrameBlockSize.frameNumber(bytes(16))
         {
             relabel(toFrameNumber: number, &context)
+        } else if indicesApproximate, tail == nil, packetsToDrop == 0, s.codec == .flac,
+            let sample = FLACFrameBlockSize.sampleNumber(bytes(16))
+        {
+            placeLanding(atFLACSample: sample, s, &context)
         }
         let index = context.nextPacketIndex + Int64(packetsToDrop)
         if !indicesApproximate, index >= 0, index + 1 < Int64(packetFrames.count) {

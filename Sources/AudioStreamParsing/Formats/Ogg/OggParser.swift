@@ -259,6 +259,12 @@ struct OggParser: FormatParser {
             tablesFrozen = true
             indicesApproximate = true
             landing = OggSeekLanding(firstIndex: packet)
+            if let blockSize = fixedFLACBlockSize {
+                // Packet `packet` starts at frame `packet × block size`: the landing aims there as a time seek's
+                // does (`OggParser+LandingAim.swift`), so an early landing delivers that packet first.
+                let (frame, overflow) = packet.multipliedReportingOverflow(by: blockSize)
+                if !overflow { landing?.aim = frame }
+            }
         }
         return true
     }

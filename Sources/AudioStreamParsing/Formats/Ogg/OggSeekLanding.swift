@@ -19,6 +19,13 @@ struct OggSeekLanding {
     /// The first delivered packet's frame (nominal frames from the stream's first audio packet, as
     /// `packetToFrame` counts), once a granule position placed it.
     var startFrame: Int64?
+    /// After an estimated time seek: the frame the landing aims at (the first frame of the first packet
+    /// to decode), until a page's granule position placed the packets at the landing
+    /// (`OggParser.aimLanding`).
+    var aim: Int64?
+    /// While aiming: the frame at the end of the last page whose packets were all dropped, and its
+    /// sequence number (the next page's first packet starts there).
+    var aimedPageEnd: (frame: Int64, sequence: UInt32)?
 
     /// Records a delivered packet of `frames` frames with index `index`.
     mutating func record(index: Int64, frames: Int64, pageOffset: Int64, limit: Int) {
