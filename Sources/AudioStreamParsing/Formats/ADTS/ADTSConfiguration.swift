@@ -22,12 +22,18 @@ struct ADTSConfiguration: Hashable {
     /// A problem worth a diagnostic (a PCE that could not be found, a first raw data block that could
     /// not be read), if any.
     var problem: String?
+    /// The frames one raw data block decodes to at the reported (highest) layer's rate: 1024, or 2048 with
+    /// implicit SBR (the output rate is twice the core rate). Packet frame counts and positions use it.
+    var framesPerBlock = ADTSFrameLayout.framesPerBlock
 
     /// Builds the configuration of the frame whose header is `header`.
     ///
-    /// - Parameter firstRawDataBlock: the bytes after the header: a program_config_element is looked
-    ///   for at its start (configuration 0), and the block is read for SBR data (implicit HE-AAC).
-    init(header: ADTSHeader, firstRawDataBlock: [UInt8]) {
+    /// - Parameters:
+    ///   - firstRawDataBlock: the bytes after the header: a program_config_element is looked for at its
+    ///     start (configuration 0), and the block is read for SBR data (implicit HE-AAC).
+    ///   - readsImplicitSBR: false to report the core as signalled (a transport stream, whose frame counts
+    ///     and positions are at the core rate).
+    init(header: ADTSHeader, firstRawDataBlock: [UInt8], readsImplicitSBR: Bool = true) {
         self.header = header
         var pce: ProgramConfigElement?
         if header.channelConfiguration == 0 {
@@ -47,7 +53,7 @@ struct ADTSConfiguration: Hashable {
         }
         let asc = AudioSpecificConfig(adtsHeader: header, programConfigElement: pce)
         self.audioSpecificConfig = asc
-        switch asc.implicitSBR(inRawDataBlock: firstRawDataBlock[...]) {
+        switch readsImplicitSBR ? asc.implicitSBR(inRawDataBlock: firstRawDataBlock[...]) : .absent {
         case .present: signalledFormat = asc.withImplicitSBR()
         case .absent: signalledFormat = asc
         case .unreadable(let failure):
@@ -66,6 +72,7 @@ struct ADTSConfiguration: Hashable {
         let maxBitrate = overflow ? UInt32.max : UInt32(min(maxBits / 1024, UInt64(UInt32.max)))
         self.magicCookie = ESDescriptor.encode(
             audioSpecificConfig: asc.bytes, bufferSizeDB: bufferBytes, maxBitrate: maxBitrate, avgBitrate: 0)
+        framesPerBlock = Int(streamDescription.framesPerPacket)
     }
 
     /// The data format (CoreAudio ASBD) and the layers: `aac `, flags = audioObjectType (CoreAudio's
