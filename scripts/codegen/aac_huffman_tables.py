@@ -4,6 +4,11 @@ aac-huffman-tables.txt (beside this script): the AAC Huffman codebooks of ISO/IE
 Annex 4.A (Table 4.A.1 scalefactor codebook, Tables 4.A.2-4.A.12 spectral codebooks 1-11),
 transcribed as codeword (hex) and length (bits) per codebook index.
 
+Provenance: no copy of ISO/IEC 14496-3 was at hand, so the values (numbers only, the normative
+tables' content) were transcribed from the table data of FFmpeg's libavcodec/aactab.c (LGPL-2.1),
+which reproduces those tables; no FFmpeg code was taken. The values are checked below and by the
+tests, not trusted: re-deriving them from the standard itself is an open item (docs/testing.md).
+
 Each codebook is checked here to be a complete prefix code (no codeword a prefix of another,
 Kraft sum exactly 1) before it is written; the Swift tests check that the reader ends every
 raw_data_block of every AAC fixture exactly, which checks every codeword that occurs.
