@@ -576,6 +576,23 @@ mk adts/aac-44100-2ch-id3-between.aac "an ID3v2.4 tag (TIT2/TPE1, 65 bytes) betw
     "derived: the tag ffmpeg -write_id3v2 1 writes, inserted by tools/adts.py" \
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts -write_id3v2 1 -metadata title="Timed Title" -metadata artist="Timed Artist" "$T/t.aac" && $FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/b.aac" && $ADTS insert "$T/b.aac" "$OUT" --before-frame 20 --id3-of "$T/t.aac"'
 
+# HE-AAC with implicit signalling (ISO/IEC 14496-3 §1.6.5): no Debian encoder writes SBR, so
+# tools/heaac.py inserts a hand-built SBR fill element (sbr_header + minimal sbr_data, see its
+# docstring) before END in every raw data block of ffmpeg's AAC-LC output; the ADTS header keeps
+# saying AAC-LC at the core rate. ffmpeg decodes all three without error.
+HEAAC="python3 tools/heaac.py"
+sine 22050 1 2
+mk adts/heaac-44100-2ch-implicit.aac "HE-AAC v1, implicit: AAC-LC 22050 Hz stereo core (CPE) + EXT_SBR_DATA fill element in every block" \
+    "derived by tools/heaac.py sbr; ffprobe: profile HE-AAC, 44100 Hz, 2 ch" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/he.aac" && $HEAAC sbr "$T/he.aac" "$OUT"'
+sine 22050 0.5 1
+mk adts/heaac-44100-1ch-implicit.aac "HE-AAC v1 on a mono core, implicit: AAC-LC 22050 Hz mono (SCE) + SBR without PS" \
+    "derived by tools/heaac.py sbr; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (implicit SBR on mono: PS assumed)" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hem.aac" && $HEAAC sbr "$T/hem.aac" "$OUT"'
+mk adts/heaacv2-44100-2ch-implicit.aac "HE-AAC v2, implicit: AAC-LC 22050 Hz mono core + SBR with a PS extension (bs_extension_id 2)" \
+    "derived by tools/heaac.py sbr --ps; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hev2.aac" && $HEAAC sbr --ps "$T/hev2.aac" "$OUT"'
+
 # ================================================================== malformed
 # One real encoder output that is itself malformed: ffmpeg 5.1 muxes FLAC into CAF
 # without kuki and without pakt (framesPerPacket 0, VBR), which ffprobe cannot read.

@@ -11,7 +11,7 @@ STDERR.txt: ffprobe's stderr at -v error
 Writes the normalized JSON (sorted keys, 1-space indent) to stdout:
 {
   "file", "ok", "format_name", "format_tags",
-  "stream": {codec_name, codec_tag_string, sample_fmt, sample_rate, channels,
+  "stream": {codec_name, codec_tag_string, profile, sample_fmt, sample_rate, channels,
              channel_layout, bits_per_sample, bits_per_raw_sample, block_align,
              time_base, duration_ts, nb_frames, extradata_hex, tags} | null,
   "summary": {packets, first_pos, bytes, duration_sum, last_end
@@ -131,6 +131,7 @@ def main():
         stream_out = {
             "codec_name": codec,
             "codec_tag_string": st.get("codec_tag_string"),
+            "profile": st.get("profile"),
             "sample_fmt": st.get("sample_fmt"),
             "sample_rate": rate,
             "channels": channels,

@@ -101,6 +101,10 @@ enum CodecTable {
         "aac_latm": Entry(format: .mpeg4AAC, packetization: .oneToOne),
     ]
 
+    /// ffprobe's AAC profiles with SBR and their CoreAudio formats (kAudioFormatMPEG4AAC_HE 'aach',
+    /// kAudioFormatMPEG4AAC_HE_V2 'aacp').
+    static let sbrFormats: [String: AudioFormat] = ["HE-AAC": .mpeg4AAC_HE, "HE-AACv2": .mpeg4AAC_HE_V2]
+
     /// The entry for a codec name, or nil when the table lacks it (the test then fails, naming it).
     static func entry(_ codec: String) -> Entry? {
         if pcmLayout(codec) != nil { return Entry(format: .linearPCM, packetization: .grouped) }
@@ -153,9 +157,12 @@ extension ExpectedStream {
         guard let stream = oracle.stream, let codec = stream.codecName else {
             throw ExpectationError("oracle has no audio stream")
         }
-        guard let entry = CodecTable.entry(codec) else {
+        guard var entry = CodecTable.entry(codec) else {
             throw ExpectationError("codec \(codec) is not in CodecTable")
         }
+        // AAC with SBR (ffprobe's profile): the HE-AAC layer is the data format, 2048 frames per block.
+        let sbrProfile = codec == "aac" ? CodecTable.sbrFormats[stream.fields["profile"]?.string ?? ""] : nil
+        if let sbrProfile { entry.format = sbrProfile }
         guard let rate = stream.sampleRate, let channels = stream.channels else {
             throw ExpectationError("oracle stream lacks sample_rate or channels")
         }
@@ -223,7 +230,7 @@ extension ExpectedStream {
                     throw ExpectationError("ADTS frame \(i) has \(frame.blocks) blocks and a CRC: needs a hand entry")
                 }
                 packets.append(PacketSpan(offset: pos + frame.headerLength, size: p.size - frame.headerLength))
-                adtsFrames += 1024 * Int64(frame.blocks)
+                adtsFrames += (sbrProfile == nil ? 1024 : 2048) * Int64(frame.blocks)
             } else if oracle.formatName == "mp3" {
                 // MPEG audio: one frame per packet, except that ffprobe prepends junk found between frames to
                 // the next frame's packet; ours is the frame alone (the packet's tail, docs/formats/mpeg-audio.md).

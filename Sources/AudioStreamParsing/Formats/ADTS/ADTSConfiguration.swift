@@ -15,13 +15,25 @@ struct ADTSConfiguration: Hashable {
     var channelLayout: ChannelLayout?
     /// The ES_Descriptor cookie.
     var magicCookie: [UInt8]
-    /// A problem worth a diagnostic (a PCE that could not be found), if any.
+    /// The configuration the formats are reported from: ``audioSpecificConfig`` with implicitly
+    /// signalled SBR (found in the first raw data block) applied
+    /// (``AudioSpecificConfig/withImplicitSBR()``, docs/formats/adts.md).
+    var signalledFormat: AudioSpecificConfig
+    /// A problem worth a diagnostic (a PCE that could not be found, a first raw data block that could
+    /// not be read), if any.
     var problem: String?
+    /// The frames one raw data block decodes to at the reported (highest) layer's rate: 1024, or 2048 with
+    /// implicit SBR (the output rate is twice the core rate). Packet frame counts and positions use it.
+    var framesPerBlock = ADTSFrameLayout.framesPerBlock
 
     /// Builds the configuration of the frame whose header is `header`.
     ///
-    /// - Parameter firstRawDataBlock: the bytes after the header (only read for configuration 0).
-    init(header: ADTSHeader, firstRawDataBlock: [UInt8]) {
+    /// - Parameters:
+    ///   - firstRawDataBlock: the bytes after the header: a program_config_element is looked for at its
+    ///     start (configuration 0), and the block is read for SBR data (implicit HE-AAC).
+    ///   - readsImplicitSBR: false to report the core as signalled (a transport stream, whose frame counts
+    ///     and positions are at the core rate).
+    init(header: ADTSHeader, firstRawDataBlock: [UInt8], readsImplicitSBR: Bool = true) {
         self.header = header
         var pce: ProgramConfigElement?
         if header.channelConfiguration == 0 {
@@ -41,6 +53,13 @@ struct ADTSConfiguration: Hashable {
         }
         let asc = AudioSpecificConfig(adtsHeader: header, programConfigElement: pce)
         self.audioSpecificConfig = asc
+        switch readsImplicitSBR ? asc.implicitSBR(inRawDataBlock: firstRawDataBlock[...]) : .absent {
+        case .present: signalledFormat = asc.withImplicitSBR()
+        case .absent: signalledFormat = asc
+        case .unreadable(let failure):
+            signalledFormat = asc
+            problem = problem ?? AudioSpecificConfig.implicitSBRProblem(failure)
+        }
         let channels = UInt32(asc.channelCount ?? 0)
         self.channelCount = channels
         let configuration = Int(header.channelConfiguration)
@@ -53,28 +72,44 @@ struct ADTSConfiguration: Hashable {
         let maxBitrate = overflow ? UInt32.max : UInt32(min(maxBits / 1024, UInt64(UInt32.max)))
         self.magicCookie = ESDescriptor.encode(
             audioSpecificConfig: asc.bytes, bufferSizeDB: bufferBytes, maxBitrate: maxBitrate, avgBitrate: 0)
+        framesPerBlock = Int(streamDescription.framesPerPacket)
     }
 
-    /// The data format (CoreAudio ASBD): `aac `, flags = audioObjectType (CoreAudio's MPEG4ObjectID),
-    /// the header's sampling frequency, 1024 frames per packet, variable packet size.
-    var streamDescription: StreamDescription {
-        StreamDescription(
+    /// The data format (CoreAudio ASBD) and the layers: `aac `, flags = audioObjectType (CoreAudio's
+    /// MPEG4ObjectID), the header's sampling frequency, 1024 frames per packet, variable packet size;
+    /// with implicit SBR the HE-AAC layers above it (``AudioSpecificConfig/withImplicitSBR()``), the
+    /// data format then being the highest.
+    var layers: [FormatListItem] {
+        let core = StreamDescription(
             sampleRate: Double(header.samplingFrequency), formatID: .mpeg4AAC,
             formatFlags: UInt32(header.audioObjectType), bytesPerPacket: 0,
             framesPerPacket: UInt32(ADTSFrameLayout.framesPerBlock), bytesPerFrame: 0, channelsPerFrame: channelCount,
             bitsPerChannel: 0)
+        let coreItem = FormatListItem(streamDescription: core, channelLayoutTag: channelLayout?.tag ?? .noLayout)
+        guard signalledFormat.extensionAudioObjectType != nil, var layers = signalledFormat.formatListLayers() else {
+            return [coreItem]
+        }
+        // The core layer as the header gives it (the channel count of a PCE included).
+        layers[layers.count - 1] = coreItem
+        return layers
     }
 
-    /// dataFormat, formatList (one item: the header's layer; SBR/PS cannot be seen in a header),
-    /// magicCookie and channelLayout (when known).
+    /// The data format: the highest layer.
+    var streamDescription: StreamDescription { layers[0].streamDescription }
+
+    /// dataFormat, formatList (the header's layer, with the HE-AAC layers above it when the first
+    /// block has SBR), magicCookie and channelLayout (when known; stereo for HE-AAC v2).
     var propertyValues: [AudioStreamPropertyValue] {
-        let format = streamDescription
+        let layers = self.layers
         var values: [AudioStreamPropertyValue] = [
-            .dataFormat(format),
-            .formatList([FormatListItem(streamDescription: format, channelLayoutTag: channelLayout?.tag ?? .noLayout)]),
-            .magicCookie(magicCookie),
+            .dataFormat(layers[0].streamDescription), .formatList(layers), .magicCookie(magicCookie),
         ]
-        if let channelLayout { values.append(.channelLayout(channelLayout)) }
+        let tag = layers[0].channelLayoutTag
+        if tag.rawValue != 0 {
+            values.append(.channelLayout(ChannelLayout(tag: tag)))
+        } else if let channelLayout {
+            values.append(.channelLayout(channelLayout))
+        }
         return values
     }
 }

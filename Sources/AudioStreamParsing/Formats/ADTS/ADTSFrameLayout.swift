@@ -35,9 +35,11 @@ struct ADTSFrameLayout: Equatable {
     /// the AAC object types an ADTS header can carry).
     static let framesPerBlock = 1024
 
-    /// The layout of the frame at `offset` after the window's position. The whole frame must be
-    /// readable.
-    static func make(_ header: ADTSHeader, _ window: InputWindow, at offset: Int) -> ADTSFrameLayout {
+    /// The layout of the frame at `offset` after the window's position, each raw data block decoding to
+    /// `framesPerBlock` frames (2048 with implicit SBR). The whole frame must be readable.
+    static func make(
+        _ header: ADTSHeader, _ window: InputWindow, at offset: Int, framesPerBlock: Int = framesPerBlock
+    ) -> ADTSFrameLayout {
         let length = header.frameLength
         let count = header.rawDataBlockCount
         if count == 1 {

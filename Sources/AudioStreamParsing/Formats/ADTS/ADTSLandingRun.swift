@@ -60,8 +60,9 @@ struct ADTSLandingRun {
         return true
     }
 
-    /// Whether every packet of the run holds one raw data block (1024 frames).
-    var hasOneBlockPackets: Bool { frameStarts.last == packets * Int64(ADTSFrameLayout.framesPerBlock) }
+    /// Whether every packet of the run holds one raw data block (`framesPerBlock` frames: 1024, or 2048
+    /// with implicit SBR).
+    func hasOneBlockPackets(framesPerBlock: Int) -> Bool { frameStarts.last == packets * Int64(framesPerBlock) }
 
     /// Adds a frame's bytes and duration (once per frame, after its packets were recorded).
     mutating func addFrame(length: Int, seconds: Double) {

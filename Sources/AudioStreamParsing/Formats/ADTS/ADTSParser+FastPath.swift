@@ -14,6 +14,7 @@ extension ADTSParser {
         // The fixed fields `ADTSHeader.agrees(with:)` compares, plus the syncword and layer.
         let expected = ADTSFastHeader.fixedBits(of: header)
         let frameSeconds = seconds(of: ADTSFastHeader.oneBlock(header))
+        let perBlock = framesPerBlock
         let chunkBase = cursor.base
         var prefetch = HeaderPrefetch()
         defer { engine.prefetchSink = prefetch.touched }
@@ -30,20 +31,20 @@ extension ADTSParser {
             let size = length - headerLength
             context.window.consumeChunk(headerLength)
             let index = context.nextPacketIndex
-            context.emitPacketInChunk(size: size, variableFrames: 0, frames: Int64(ADTSFrameLayout.framesPerBlock))
+            context.emitPacketInChunk(size: size, variableFrames: 0, frames: Int64(perBlock))
             i += length
             guard indicesExact && index == totals.packets else {
                 if landingRun != nil,
                     recordLanding(
                         frameStart: frameStart, frameLength: length, size: size,
-                        frames: ADTSFrameLayout.framesPerBlock, context.limits)
+                        frames: perBlock, context.limits)
                 {
                     landingRun?.addFrame(length: length, seconds: frameSeconds)
                 }
                 continue
             }
             record(
-                frameStart: frameStart, frameLength: length, size: size, frames: ADTSFrameLayout.framesPerBlock,
+                frameStart: frameStart, frameLength: length, size: size, frames: perBlock,
                 context.limits)
             finishFrontierFrame(start: frameStart, length: length, seconds: frameSeconds, &context)
         }

@@ -4,7 +4,7 @@ extension ADTSParser {
         let start = context.window.position
         // Tags between frames (concatenated files): they ended the previous part.
         if !engine.tags.isEmpty { engine.tags.announceBetweenFrames(Self.structure, &context) }
-        let layout = ADTSFrameLayout.make(header, context.window, at: 0)
+        let layout = ADTSFrameLayout.make(header, context.window, at: 0, framesPerBlock: framesPerBlock)
         let frames = layout.framesPerPacket
         var variableFrames: UInt32 = 0
         if let reason = layout.unsplitReason {
@@ -88,11 +88,11 @@ extension ADTSParser {
         let base = totals.packets
         let offsets = run.offsets.offsets
         let limit = context.limits.maxPacketTableEntries
-        if !run.hasOneBlockPackets || frameStarts != nil {
+        if !run.hasOneBlockPackets(framesPerBlock: framesPerBlock) || frameStarts != nil {
             var starts = frameStarts ?? oneBlockFrameStarts()
             for k in 1...Int(run.packets) { starts.append(totals.frames + run.frameStarts[k]) }
             frameStarts = starts
-            hasVariablePackets = hasVariablePackets || !run.hasOneBlockPackets
+            hasVariablePackets = hasVariablePackets || !run.hasOneBlockPackets(framesPerBlock: framesPerBlock)
         }
         for k in 0..<Int(run.packets) {
             _ = engine.offsets.record(packet: base + Int64(k), start: offsets[k], end: offsets[k + 1], limit: limit)
@@ -113,7 +113,7 @@ extension ADTSParser {
 
     /// The frame table of a frontier whose packets all held one raw data block.
     private func oneBlockFrameStarts() -> PositionTable {
-        let perBlock = Int64(ADTSFrameLayout.framesPerBlock)
+        let perBlock = Int64(framesPerBlock)
         return PositionTable((0...totals.packets).lazy.map { $0 * perBlock })
     }
 
@@ -141,7 +141,7 @@ extension ADTSParser {
         let recording = engine.offsets.record(
             packet: totals.packets, start: relative, end: relative + Int64(frameLength),
             limit: limits.maxPacketTableEntries)
-        if frames != ADTSFrameLayout.framesPerBlock && frameStarts == nil && recording != .skipped {
+        if frames != framesPerBlock && frameStarts == nil && recording != .skipped {
             frameStarts = oneBlockFrameStarts()
         }
         if recording != .skipped, frameStarts != nil { frameStarts?.append(totals.frames + Int64(frames)) }

@@ -91,6 +91,8 @@ struct ADTSParser: FrameSyncParser {
     var state = State.searching(Search(cause: .start))
     /// The stream's configuration (the latest one after a format change); `nil` before the first frame.
     var configuration: ADTSConfiguration?
+    /// The frames of one raw data block at the reported rate (``ADTSConfiguration/framesPerBlock``).
+    var framesPerBlock: Int { configuration?.framesPerBlock ?? ADTSFrameLayout.framesPerBlock }
     /// Metadata of ID3v2 tags met before the first frame (announced with the header).
     var leadingMetadata: AudioMetadata?
     /// Absolute offset of the first frame.
@@ -292,7 +294,7 @@ struct ADTSParser: FrameSyncParser {
         guard configuration != nil else { return .unknown }
         let packetOffsets = engine.offsets.offsets
         var map = PacketMap(
-            framesPerPacket: hasVariablePackets ? nil : Int64(ADTSFrameLayout.framesPerBlock),
+            framesPerPacket: hasVariablePackets ? nil : Int64(framesPerBlock),
             packetOffsets: packetOffsets.isEmpty ? nil : packetOffsets, packetCount: finalPacketCount)
         if hasVariablePackets { map.packetFrames = frameStarts }
         if totals.packets > 0 {

@@ -142,7 +142,9 @@ struct LOASParser: FrameSyncParser {
         let start = context.window.position
         let config = element.config.audioSpecificConfig
         if config != announcedConfig {
-            let values = AACStreamFormat.latmPropertyValues(config)
+            // Implicit SBR in the element's first payload (a raw data block) gives the HE-AAC layers.
+            let reported = config.reported(firstRawDataBlock: element.payloads.first?[...])
+            let values = AACStreamFormat.latmPropertyValues(reported)
             let bound = UInt32(Self.packetSizeUpperBound)
             if announcedConfig == nil {
                 ledger.dataOffset = start
@@ -157,7 +159,7 @@ struct LOASParser: FrameSyncParser {
                 for value in values { context.announce(value) }
             }
             announcedConfig = config
-            format = AACStreamFormat(config)
+            format = AACStreamFormat(reported)
         }
         let frames = Int64(format?.streamDescription.framesPerPacket ?? 0)
         let rate = format?.streamDescription.sampleRate ?? 0

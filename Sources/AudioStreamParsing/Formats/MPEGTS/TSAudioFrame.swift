@@ -144,11 +144,15 @@ enum TSAudioFrame: Hashable, Sendable {
             // decoder's pre-roll over the bit reservoir is counted in frames of that size.
             values = [.dataFormat(h.streamDescription), .bitRate(h.bitRate)]
         case .adts(let h):
-            values = ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket)).propertyValues
+            values =
+                ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket), readsImplicitSBR: false)
+                .propertyValues
         case .ac3(let f):
             values = [.dataFormat(f.streamDescription)]
             if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
         case .loas(_, let config):
+            // The configuration as signalled: implicit SBR is not looked for in a transport stream yet
+            // (its frame counts and PTS positions are at the core rate; docs/formats/mpegts.md).
             values = config.map { AACStreamFormat.latmPropertyValues($0.audioSpecificConfig) } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)

@@ -1,0 +1,79 @@
+/// Implicit HE-AAC signalling (ISO/IEC 14496-3 §1.6.5.1, §4.6.18.2): a configuration that says AAC-LC
+/// (audioObjectType 2) at the core rate, while the raw data blocks carry SBR data in fill elements
+/// (extension_type EXT_SBR_DATA or EXT_SBR_DATA_CRC, §4.4.2.7). Only reading a block finds it.
+///
+/// What is reported when a block has SBR:
+///
+/// | core                      | layers, highest first (formatList; dataFormat is the first)          |
+/// | ------------------------- | -------------------------------------------------------------------- |
+/// | any channels but mono     | `aach` at 2 × core rate, core channels, 2048 frames; `aac ` core      |
+/// | mono (channel config 1)   | `aacp` at 2 × core rate, 2 channels; `aach` mono; `aac ` core         |
+///
+/// The output rate is twice the core rate: implicit signalling has no extension sampling frequency,
+/// and a decoder runs SBR in its dual-rate mode unless told otherwise (§4.6.18.2; ffmpeg's decoder
+/// reports the same).
+///
+/// Mono with SBR is reported as HE-AAC v2 (parametric stereo) without looking for PS: PS data sits in
+/// an sbr_extension at the end of sbr_data (§4.4.2.8, bs_extension_id 2), which only a full SBR
+/// bitstream reader (frequency band tables, envelope and noise Huffman data) reaches, and a stream may
+/// start sending it in any frame. With implicit signalling nothing before sbr_data() excludes PS, so a
+/// decoder that meets SBR on a mono core has to be ready for PS and stereo output; ffmpeg does exactly that and reports such a stream as
+/// HE-AACv2, 2 channels, at 2 × the core rate, with or without PS data. A player that sizes its output
+/// from the top layer then allocates stereo, which is what a PS stream needs and harmless otherwise.
+extension AudioSpecificConfig {
+    /// Whether a raw data block shows implicitly signalled SBR.
+    enum ImplicitSBRFinding: Equatable {
+        /// The block was read to its end; no fill element carries SBR data.
+        case absent
+        /// A fill element carries SBR data.
+        case present
+        /// The block could not be read to its end (damaged, or syntax the reader does not follow).
+        case unreadable(AACSyntaxReader.Failure)
+    }
+
+    /// Looks for SBR data in the raw data block at the start of `block`, read with this
+    /// configuration's object type and sampling frequency index. Never traps.
+    func implicitSBR(inRawDataBlock block: ArraySlice<UInt8>) -> ImplicitSBRFinding {
+        switch AACRawDataBlock.read(
+            block, audioObjectType: audioObjectType, samplingFrequencyIndex: samplingFrequencyIndex)
+        {
+        case .success(let read): read.hasSBR ? .present : .absent
+        case .failure(let failure): .unreadable(failure)
+        }
+    }
+
+    /// The configuration with SBR found implicitly: extension object type 5 at twice the core rate,
+    /// and PS assumed on a mono core (see the type's notes). Unchanged when SBR is already signalled
+    /// or the core is not AAC Main/LC/SSR/LTP. ``bytes`` stays the stream's own configuration (a
+    /// decoder given it finds the SBR data itself, as the stream intends).
+    func withImplicitSBR() -> AudioSpecificConfig {
+        guard extensionAudioObjectType == nil, (1...4).contains(audioObjectType) else { return self }
+        var config = self
+        config.extensionAudioObjectType = 5
+        config.extensionSamplingFrequency = samplingFrequency * 2
+        config.psPresent = channelConfiguration == 1
+        return config
+    }
+
+    /// The configuration a stream is reported with when `block` is its first raw data block (an LATM
+    /// payload, an ADTS frame's block): ``withImplicitSBR()`` when the block has SBR, else `self` (also
+    /// when there is no block or it cannot be read).
+    func reported(firstRawDataBlock block: ArraySlice<UInt8>?) -> AudioSpecificConfig {
+        guard let block, extensionAudioObjectType == nil, implicitSBR(inRawDataBlock: block) == .present else {
+            return self
+        }
+        return withImplicitSBR()
+    }
+
+    /// The text of a diagnostic for a first raw data block that could not be read.
+    static func implicitSBRProblem(_ failure: AACSyntaxReader.Failure) -> String {
+        let reason: String
+        switch failure {
+        case .truncated: reason = "it ends inside an element"
+        case .invalid(let what): reason = what
+        case .unsupported(let what): reason = "\(what) is not followed"
+        }
+        return "the first raw data block could not be read to its end (\(reason)); implicit HE-AAC (SBR) "
+            + "is not looked for, the core's format is reported"
+    }
+}

@@ -1,0 +1,96 @@
+import AudioStreamTestSupport
+import Testing
+
+@testable import AudioStreamParsing
+
+/// Implicitly signalled HE-AAC in ADTS (docs/formats/adts.md, "HE-AAC"): the spec-built fixtures of
+/// Fixtures/tools/heaac.py (ffmpeg's AAC-LC frames, 22050 Hz core, with an SBR fill element before
+/// END). Expected layers by hand from ISO/IEC 14496-3 §1.6.5 and Apple's constants (`aach` flags 5,
+/// `aacp` flags 29, 2048 frames at twice the core rate); the ffprobe oracles (HE-AAC / HE-AACv2,
+/// 44100 Hz, 2 channels) are checked by the conformance suite in every chunking.
+struct ADTSHEAACTests {
+    static func item(_ format: AudioFormat, _ rate: Double, flags: UInt32, frames: UInt32, channels: UInt32)
+        -> StreamDescription
+    {
+        StreamDescription(
+            sampleRate: rate, formatID: format, formatFlags: flags, bytesPerPacket: 0, framesPerPacket: frames,
+            bytesPerFrame: 0, channelsPerFrame: channels, bitsPerChannel: 0)
+    }
+
+    static let core2 = item(.mpeg4AAC, 22050, flags: 2, frames: 1024, channels: 2)
+    static let core1 = item(.mpeg4AAC, 22050, flags: 2, frames: 1024, channels: 1)
+    static let he2 = item(.mpeg4AAC_HE, 44100, flags: 5, frames: 2048, channels: 2)
+    static let he1 = item(.mpeg4AAC_HE, 44100, flags: 5, frames: 2048, channels: 1)
+    static let v2 = item(.mpeg4AAC_HE_V2, 44100, flags: 29, frames: 2048, channels: 2)
+
+    static func formats(_ log: EventLog) -> (StreamDescription?, [StreamDescription]) {
+        var data: StreamDescription?
+        var list: [StreamDescription] = []
+        if case .dataFormat(let d)? = log.lastValues[.dataFormat] { data = d }
+        if case .formatList(let l)? = log.lastValues[.formatList] { list = l.map(\.streamDescription) }
+        return (data, list)
+    }
+
+    @Test(
+        "SBR in the first block: the HE layers over the AAC-LC core",
+        arguments: [
+            ("adts/heaac-44100-2ch-implicit.aac", [he2, core2]),
+            ("adts/heaac-44100-1ch-implicit.aac", [v2, he1, core1]),
+            ("adts/heaacv2-44100-2ch-implicit.aac", [v2, he1, core1]),
+        ])
+    func implicitSBR(path: String, layers: [StreamDescription]) throws {
+        let log = ParseRunner.run(try ADTSFixtures.bytes(path), chunking: .whole)
+        let (data, list) = Self.formats(log)
+        #expect(data == layers[0])
+        #expect(list == layers)
+        #expect(log.diagnostics.isEmpty, "\(log.diagnostics)")
+        let layout: ChannelLayout.Tag = layers[0].channelsPerFrame == 2 ? .stereo : .mono
+        #expect(log.lastValues[.channelLayout] == .channelLayout(ChannelLayout(tag: layout)))
+        // The cookie is the header's AAC-LC configuration: 22050 Hz (index 7), the core's channels.
+        guard case .magicCookie(let cookie)? = log.lastValues[.magicCookieData] else {
+            Issue.record("no cookie")
+            return
+        }
+        let config = try #require(AudioSpecificConfig(magicCookie: cookie))
+        #expect(
+            config.audioObjectType == 2 && config.samplingFrequency == 22050 && config.extensionAudioObjectType == nil)
+    }
+
+    @Test("every chunking gives the same events")
+    func chunkings() throws {
+        for path in [
+            "adts/heaac-44100-2ch-implicit.aac", "adts/heaac-44100-1ch-implicit.aac",
+            "adts/heaacv2-44100-2ch-implicit.aac",
+        ] {
+            let (_, failures) = ChunkingVerifier.verify(try ADTSFixtures.bytes(path))
+            #expect(failures.isEmpty, "\(path): \(failures)")
+        }
+    }
+
+    @Test("a damaged first block: the core's format and one diagnostic, no trap")
+    func damagedFirstBlock() throws {
+        var bytes = try ADTSFixtures.bytes("adts/heaac-44100-2ch-implicit.aac")
+        // Zero the first block after its first byte: channel elements of zeros follow one another
+        // (id 0 = SCE, max_sfb 0 …) and END never comes, so the block ends inside an element.
+        let frameLength = Int(bytes[3] & 0x03) << 11 | Int(bytes[4]) << 3 | Int(bytes[5] >> 5)
+        for i in 8..<frameLength { bytes[i] = 0 }
+        let log = ParseRunner.run(bytes, chunking: .whole)
+        let (data, list) = Self.formats(log)
+        #expect(data == Self.core2 && list == [Self.core2])
+        let messages = log.diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages.first?.contains("could not be read to its end") == true, "\(messages)")
+        // The same events in every chunking.
+        let (_, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("AAC-LC fixtures keep one layer: the reader finds no SBR in ffmpeg's blocks")
+    func plainLC() throws {
+        for path in ["adts/aac-22050-2ch.aac", "adts/aac-44100-1ch.aac", "adts/aac-48000-4ch-pce.aac"] {
+            let log = ParseRunner.run(try ADTSFixtures.bytes(path), chunking: .whole)
+            let (data, list) = Self.formats(log)
+            #expect(data?.formatID == .mpeg4AAC && list.count == 1, "\(path)")
+            #expect(log.diagnostics.isEmpty, "\(path): \(log.diagnostics)")
+        }
+    }
+}
