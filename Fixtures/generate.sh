@@ -971,6 +971,15 @@ mk ts/mp2-48000-2ch-two-audio.ts "two audio PIDs: MP2 (0x100, parsed by default)
     '$FF -filter_complex "$SIG,asplit=2[a][b0];[b0]asetnsamples=n=1536:p=0[b]" $BX -map "[a]" -map "[b]" -c:a:0 mp2 -b:a:0 128k -c:a:1 ac3 -b:a:1 128k -f mpegts "$OUT"'
 mk ts/aac-48000-2ch-id3.ts "ID3 timed metadata: stream_type 0x15 (metadata_descriptor ID3 ) on PID 0x102, two tags (TIT2, TPE1)" "tools/ts_fixtures.py id3 adds the stream to ffmpeg's file" \
     '$FF -filter_complex "$SIG" $BX -c:a aac -b:a 64k -f mpegts "$T/id3.ts" && python3 tools/ts_fixtures.py id3 "$T/id3.ts" "$OUT"'
+# HE-AAC with implicit signalling in ADTS PES packets (HLS radio's usual stream): the spec-built ADTS
+# fixtures (adts/heaac*-implicit.aac, tools/heaac.py) stream-copied into the transport stream.
+SIGDESC="(derived from the ADTS fixture named in the recipe)"
+mk ts/heaac-44100-2ch-implicit.ts "HE-AAC v1, implicit (SBR only in fill elements), stream_type 0x0F: announced at the output rate" "ffmpeg: stream copy; ffprobe: profile HE-AAC, 44100 Hz, 2 ch" \
+    '$FF -i adts/heaac-44100-2ch-implicit.aac $BX -c:a copy -f mpegts "$OUT"'
+mk ts/heaac-44100-2ch-implicit-latm.ts "HE-AAC v1, implicit, in LATM/LOAS (stream_type 0x11): an AAC-LC StreamMuxConfig, SBR only in the payloads" "ffmpeg: the ADTS fixture stream-copied through the latm muxer into mpegts; ffprobe: aac_latm, HE-AAC, 44100 Hz" \
+    '$FF -i adts/heaac-44100-2ch-implicit.aac $BX -c:a copy -f latm "$T/heaac.loas" && $FF -i "$T/heaac.loas" $BX -c:a copy -f mpegts "$OUT"'
+mk ts/heaacv2-44100-2ch-implicit.ts "HE-AAC v2, implicit: mono core + SBR with a PS extension, stream_type 0x0F" "ffmpeg: stream copy; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch" \
+    '$FF -i adts/heaacv2-44100-2ch-implicit.aac $BX -c:a copy -f mpegts "$OUT"'
 # ---- malformed transport streams (documented in malformed/expected.json)
 SIGDESC="(derived from ts/mp2-48000-2ch.ts)"
 python3 tools/ts_fixtures.py malformed ts/mp2-48000-2ch.ts malformed

@@ -209,8 +209,16 @@ enum HandDerived {
         // so that file's frames less their 7-byte headers are the payloads, in order; each packet's offset is
         // its LOAS frame's first byte (ffprobe's packets placed in the elementary stream, TSLayout).
         "ts/aac-48000-2ch-latm.ts": Entry(
-            kind: .computed { try latmInTransportStream() },
-            why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
+            kind: .computed {
+                try latmInTransportStream("ts/aac-48000-2ch-latm.ts", source: "ts/aac-48000-2ch-latm-source.aac")
+            }, why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
+        // The same for HE-AAC with implicit signalling: adts/heaac-44100-2ch-implicit.aac stream-copied
+        // through the latm muxer (an AAC-LC StreamMuxConfig; SBR only in the payloads' fill elements).
+        "ts/heaac-44100-2ch-implicit-latm.ts": Entry(
+            kind: .computed {
+                try latmInTransportStream(
+                    "ts/heaac-44100-2ch-implicit-latm.ts", source: "adts/heaac-44100-2ch-implicit.aac")
+            }, why: "ffprobe's LATM packets are whole LOAS frames; the payload sizes come from the ADTS source"),
         // Raw LOAS: as in the transport stream, ffprobe's packets are whole LOAS frames (ISO/IEC 14496-3
         // §1.7.2) and ours the raw data blocks inside their AudioMuxElements, each at its frame's first byte.
         // generate.sh stream-copied ts/aac-48000-2ch-latm-source.aac (ADTS) through ffmpeg's latm muxer:
@@ -292,19 +300,20 @@ enum HandDerived {
         return e
     }
 
-    /// `ts/aac-48000-2ch-latm.ts`: the transport stream's oracle (LOAS frame positions, byte count,
-    /// frames) with each packet's size replaced by the ADTS source's raw data block (see the entry).
-    static func latmInTransportStream() throws -> ExpectedStream {
-        let source = FixtureCatalog.fixture("ts/aac-48000-2ch-latm-source.aac")
+    /// An LATM transport stream made from an ADTS file (`source`): the transport stream's oracle (LOAS
+    /// frame positions, byte count, frames) with each packet's size replaced by the source's raw data
+    /// block (see the entries).
+    static func latmInTransportStream(_ path: String, source sourcePath: String) throws -> ExpectedStream {
+        let source = FixtureCatalog.fixture(sourcePath)
         let blocks = try ExpectedStream(oracle: source.oracle(), file: source.bytes()).packets ?? []
-        let fixture = FixtureCatalog.fixture("ts/aac-48000-2ch-latm.ts")
+        let fixture = FixtureCatalog.fixture(path)
         var e = try ExpectedStream(oracle: fixture.oracle(), file: fixture.bytes())
         let frames = e.packets ?? []
         guard frames.count == blocks.count else {
             throw ExpectationError("\(frames.count) LOAS frames, \(blocks.count) ADTS frames in the source")
         }
         e.packets = zip(frames, blocks).map { PacketSpan(offset: $0.offset, size: $1.size) }
-        e.source = "ffprobe oracle (LOAS frames) with the payload sizes of ts/aac-48000-2ch-latm-source.aac's oracle"
+        e.source = "ffprobe oracle (LOAS frames) with the payload sizes of \(sourcePath)'s oracle"
         return e
     }
 

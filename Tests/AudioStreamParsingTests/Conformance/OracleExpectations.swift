@@ -161,7 +161,8 @@ extension ExpectedStream {
             throw ExpectationError("codec \(codec) is not in CodecTable")
         }
         // AAC with SBR (ffprobe's profile): the HE-AAC layer is the data format, 2048 frames per block.
-        let sbrProfile = codec == "aac" ? CodecTable.sbrFormats[stream.fields["profile"]?.string ?? ""] : nil
+        let sbrProfile =
+            codec == "aac" || codec == "aac_latm" ? CodecTable.sbrFormats[stream.fields["profile"]?.string ?? ""] : nil
         if let sbrProfile { entry.format = sbrProfile }
         guard let rate = stream.sampleRate, let channels = stream.channels else {
             throw ExpectationError("oracle stream lacks sample_rate or channels")

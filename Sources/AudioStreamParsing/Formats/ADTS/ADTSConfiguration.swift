@@ -31,8 +31,8 @@ struct ADTSConfiguration: Hashable {
     /// - Parameters:
     ///   - firstRawDataBlock: the bytes after the header: a program_config_element is looked for at its
     ///     start (configuration 0), and the block is read for SBR data (implicit HE-AAC).
-    ///   - readsImplicitSBR: false to report the core as signalled (a transport stream, whose frame counts
-    ///     and positions are at the core rate).
+    ///   - readsImplicitSBR: false to report the core as signalled without reading the block (a transport
+    ///     stream that looked already: ``TSAudioFrame/lookingForImplicitSBR(in:)``).
     init(header: ADTSHeader, firstRawDataBlock: [UInt8], readsImplicitSBR: Bool = true) {
         self.header = header
         var pce: ProgramConfigElement?

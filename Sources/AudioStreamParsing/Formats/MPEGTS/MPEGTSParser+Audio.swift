@@ -142,6 +142,17 @@ extension MPEGTSParser {
         _ frame: TSAudioFrame, _ bytes: [UInt8], frameBytes: Int, at position: (offset: Int64, unit: Int64),
         frameEnd: Int64, _ context: inout ParseContext
     ) {
+        var frame = frame
+        if let format, Self.sameFormat(format, frame) {
+            frame = frame.inheritingImplicitSBR(from: format)
+        } else {
+            // A new stream or format: its first raw data block tells whether SBR is implicitly signalled.
+            let looked = frame.lookingForImplicitSBR(in: bytes[...])
+            frame = looked.frame
+            if let problem = looked.problem {
+                context.diagnose(.inconsistentValues, at: position.offset, Self.structure, problem)
+            }
+        }
         if format == nil {
             format = frame
             dataOffset = position.unit
@@ -181,9 +192,9 @@ extension MPEGTSParser {
     private static func sameFormat(_ a: TSAudioFrame, _ b: TSAudioFrame) -> Bool {
         switch (a, b) {
         case (.mpeg(let x), .mpeg(let y)): x.streamDescription == y.streamDescription
-        case (.adts(let x), .adts(let y)): x.agrees(with: y)
+        case (.adts(let x, _), .adts(let y, _)): x.agrees(with: y)
         case (.ac3(let x), .ac3(let y)): x.streamDescription == y.streamDescription
-        case (.loas(_, let x), .loas(_, let y)): x?.audioSpecificConfig == y?.audioSpecificConfig
+        case (.loas(_, let x, _), .loas(_, let y, _)): x?.audioSpecificConfig == y?.audioSpecificConfig
         default: false
         }
     }

@@ -13,7 +13,7 @@ extension MPEGTSParser {
     ) {
         guard let element = latm.accept(decoded, notes: notes, at: position.offset, &context) else { return }
         let header = AudioSyncStreamHeader(audioMuxLengthBytes: frameBytes - AudioSyncStreamHeader.byteCount)
-        let frame = TSAudioFrame.loas(header, element.config)
+        let frame = TSAudioFrame.loas(header, element.config, implicitSBR: false)
         for (k, payload) in element.payloads.enumerated() {
             emit(frame, payload, frameBytes: k == 0 ? frameBytes : 0, at: position, frameEnd: frameEnd, &context)
         }

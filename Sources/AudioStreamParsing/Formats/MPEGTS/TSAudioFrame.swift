@@ -3,11 +3,13 @@
 /// and what they announce.
 enum TSAudioFrame: Hashable, Sendable {
     case mpeg(MPEGFrameHeader)
-    case adts(ADTSHeader)
+    /// An ADTS frame; `implicitSBR` when the stream's first raw data block carried SBR data (HE-AAC with
+    /// implicit signalling): its packets are then counted at the output rate, twice the header's.
+    case adts(ADTSHeader, implicitSBR: Bool)
     case ac3(AC3SyncFrame)
     /// A LOAS frame, with the LATM configuration in force once its AudioMuxElement is read (`nil` from
-    /// ``decode(_:_:at:)``, which reads only the sync header).
-    case loas(AudioSyncStreamHeader, StreamMuxConfig?)
+    /// ``decode(_:_:at:)``, which reads only the sync header); `implicitSBR` as for ADTS.
+    case loas(AudioSyncStreamHeader, StreamMuxConfig?, implicitSBR: Bool)
 
     /// The bytes a header decoder reads.
     static func headerByteCount(_ codec: TSAudioCodec) -> Int {
@@ -39,10 +41,10 @@ enum TSAudioFrame: Hashable, Sendable {
             return .frame(.mpeg(header))
         case .adts:
             guard case .valid(let header) = ADTSHeader.decode(bits) else { return .noFrame }
-            return .frame(.adts(header))
+            return .frame(.adts(header, implicitSBR: false))
         case .latm:
             guard let header = AudioSyncStreamHeader(UInt32(truncatingIfNeeded: bits)) else { return .noFrame }
-            return .frame(.loas(header, nil))
+            return .frame(.loas(header, nil, implicitSBR: false))
         case .ac3, .enhancedAC3:
             guard case .valid(let frame) = AC3SyncFrame.decode(bits), frame.startsPacket else { return .noFrame }
             return .frame(.ac3(frame))
@@ -90,35 +92,80 @@ enum TSAudioFrame: Hashable, Sendable {
     var length: Int {
         switch self {
         case .mpeg(let h): h.frameLength ?? MPEGFrameHeader.byteCount
-        case .adts(let h): h.frameLength
+        case .adts(let h, _): h.frameLength
         case .ac3(let f): f.frameLength
-        case .loas(let h, _): h.frameLength
+        case .loas(let h, _, _): h.frameLength
         }
     }
 
     /// Where the packet starts in the frame: after the ADTS header (stripped as for `.aac` files), else 0.
     var packetStart: Int {
-        if case .adts(let h) = self { return h.headerLength }
+        if case .adts(let h, _) = self { return h.headerLength }
         return 0
     }
 
-    /// Sample frames in the packet.
+    /// Sample frames in the packet, at ``sampleRate``.
     var frames: Int64 {
         switch self {
         case .mpeg(let h): Int64(h.samplesPerFrame)
-        case .adts(let h): Int64(ADTSFrameLayout.framesPerBlock * h.rawDataBlockCount)
+        case .adts(let h, let sbr): Int64(ADTSFrameLayout.framesPerBlock * h.rawDataBlockCount) * Self.sbrFactor(sbr)
         case .ac3(let f): Int64(f.samples)
-        case .loas(_, let config): Int64(config?.audioSpecificConfig.frameLength ?? 1024)
+        case .loas(_, let config, let sbr): Int64(config?.audioSpecificConfig.frameLength ?? 1024) * Self.sbrFactor(sbr)
         }
     }
 
-    /// The sample rate.
+    /// The sample rate the stream is reported at: with implicit SBR the output rate, twice the core's.
     var sampleRate: Double {
         switch self {
         case .mpeg(let h): Double(h.sampleRate)
-        case .adts(let h): Double(h.samplingFrequency)
+        case .adts(let h, let sbr): Double(h.samplingFrequency) * Double(Self.sbrFactor(sbr))
         case .ac3(let f): Double(f.sampleRate)
-        case .loas(_, let config): Double(config?.audioSpecificConfig.samplingFrequency ?? 0)
+        case .loas(_, let config, let sbr):
+            Double(config?.audioSpecificConfig.samplingFrequency ?? 0) * Double(Self.sbrFactor(sbr))
+        }
+    }
+
+    /// 2 with implicit SBR (a decoder outputs twice the core's frames at twice its rate, ISO/IEC 14496-3
+    /// §4.6.18.2), else 1.
+    private static func sbrFactor(_ implicitSBR: Bool) -> Int64 { implicitSBR ? 2 : 1 }
+
+    /// This frame with implicit SBR looked for in `firstPacket` (the frame's first raw data block or LATM
+    /// payload), when it starts a stream or a new format: the ADTS and LOAS cases come back flagged when
+    /// the block carries SBR data, with the text of a diagnostic when the block could not be read to its
+    /// end (the core is then reported, as a raw ADTS or LOAS stream does). Other codecs come back as they
+    /// are.
+    func lookingForImplicitSBR(in firstPacket: ArraySlice<UInt8>) -> (frame: TSAudioFrame, problem: String?) {
+        let config: AudioSpecificConfig
+        switch self {
+        case .adts(let h, _): config = AudioSpecificConfig(adtsHeader: h, programConfigElement: nil)
+        case .loas(_, let mux?, _): config = mux.audioSpecificConfig
+        case .mpeg, .ac3, .loas(_, nil, _): return (self, nil)
+        }
+        // Signalled explicitly (LATM with an extension object type): nothing is implicit.
+        guard config.extensionAudioObjectType == nil else { return (self, nil) }
+        let found: Bool
+        var problem: String?
+        switch config.implicitSBR(inRawDataBlock: firstPacket) {
+        case .present: found = true
+        case .absent: found = false
+        case .unreadable(let failure):
+            found = false
+            problem = AudioSpecificConfig.implicitSBRProblem(failure)
+        }
+        switch self {
+        case .adts(let h, _): return (.adts(h, implicitSBR: found), problem)
+        case .loas(let h, let mux, _): return (.loas(h, mux, implicitSBR: found), problem)
+        case .mpeg, .ac3: return (self, nil)
+        }
+    }
+
+    /// This frame with the implicit-SBR flag of `format`, the stream's announced frame, when both are
+    /// ADTS or both LOAS (a frame decoded from its header alone is never flagged).
+    func inheritingImplicitSBR(from format: TSAudioFrame) -> TSAudioFrame {
+        switch (self, format) {
+        case (.adts(let h, _), .adts(_, let sbr)): .adts(h, implicitSBR: sbr)
+        case (.loas(let h, let mux, _), .loas(_, _, let sbr)): .loas(h, mux, implicitSBR: sbr)
+        default: self
         }
     }
 
@@ -143,17 +190,19 @@ enum TSAudioFrame: Hashable, Sendable {
             // The first frame's bit rate, as the raw format's parser announces it with the header: a
             // decoder's pre-roll over the bit reservoir is counted in frames of that size.
             values = [.dataFormat(h.streamDescription), .bitRate(h.bitRate)]
-        case .adts(let h):
+        case .adts(let h, let sbr):
             values =
-                ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket), readsImplicitSBR: false)
+                ADTSConfiguration(header: h, firstRawDataBlock: Array(firstPacket), readsImplicitSBR: sbr)
                 .propertyValues
         case .ac3(let f):
             values = [.dataFormat(f.streamDescription)]
             if let layout = f.channelLayout { values.append(.channelLayout(layout)) }
-        case .loas(_, let config):
-            // The configuration as signalled: implicit SBR is not looked for in a transport stream yet
-            // (its frame counts and PTS positions are at the core rate; docs/formats/mpegts.md).
-            values = config.map { AACStreamFormat.latmPropertyValues($0.audioSpecificConfig) } ?? []
+        case .loas(_, let config, let sbr):
+            values =
+                config.map {
+                    AACStreamFormat.latmPropertyValues(
+                        sbr ? $0.audioSpecificConfig.withImplicitSBR() : $0.audioSpecificConfig)
+                } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)
         values += [.packetSizeUpperBound(bound), .maximumPacketSize(bound), .restrictsRandomAccess(false)]
