@@ -26,6 +26,7 @@ struct MatroskaHEAACTests {
         #expect(list == layers, "\(path)")
         #expect(log.diagnostics.isEmpty, "\(path): \(log.diagnostics)")
         #expect(log.propertyOrder.filter { $0 == .dataFormat }.count == 1)
+        #expect(ADTSHEAACTests.cookieIsTheCore(log), "\(path): the cookie is CodecPrivate's AAC-LC configuration")
         // The format's 2048 frames per packet: no packet carries a variable count.
         #expect(log.packets.count == packets && log.packets.allSatisfy { $0.frames == 0 }, "\(path)")
         // The oracle's first block at 751 (ffprobe's pos: the block body); its frame after the 4-byte block header.
