@@ -113,6 +113,30 @@ struct MP4HEAACTests {
         #expect(result.position.packet == 10 && result.position.offsetInPacket == 1570)
     }
 
+    /// The oracle's first sample of the fast-start file: offset 851, 659 bytes (its `first_pos` and size).
+    @Test("a stream that ends inside the first sample: the core, published at finish, in every chunking")
+    func endsBeforeTheFirstSample() throws {
+        let bytes = Array(try Self.bytes("mp4/heaac-44100-2ch-implicit-faststart.m4a")[..<(851 + 100)])
+        let (log, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(ADTSHEAACTests.formats(log).0 == ADTSHEAACTests.core2)
+        #expect(log.packetCount == 0)
+        #expect(log.diagnostics.map(\.kind) == [.truncated], "\(log.diagnostics)")
+    }
+
+    @Test("a damaged first sample: the core and one diagnostic, in every chunking")
+    func damagedFirstSample() throws {
+        var bytes = try Self.bytes("mp4/heaac-44100-2ch-implicit-faststart.m4a")
+        // As in ADTSHEAACTests: zeros after the first byte make channel elements that never reach END.
+        for i in (851 + 1)..<(851 + 659) { bytes[i] = 0 }
+        let (log, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(ADTSHEAACTests.formats(log).0 == ADTSHEAACTests.core2)
+        #expect(log.packetCount == 23)
+        let messages = log.diagnostics.map(\.message)
+        #expect(messages.count == 1 && messages.first?.contains("could not be read to its end") == true, "\(messages)")
+    }
+
     @Test("AAC-LC fixtures keep one layer and no diagnostic")
     func plainLC() throws {
         for path in ["mp4/aac-44100-2ch-faststart.m4a", "mp4/aac-22050-1ch-chapters.m4b", "mp4/aac-44100-2ch-frag.mp4"]
