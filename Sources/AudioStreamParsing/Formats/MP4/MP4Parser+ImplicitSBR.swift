@@ -45,11 +45,14 @@ extension MP4Parser {
 
 extension MP4AudioSampleEntry {
     /// Takes the HE-AAC layers of `config` (the entry's configuration with implicit SBR): data format,
-    /// format list and, unless a `chan` box gave it, the channel layout. The cookie stays the `esds`.
+    /// format list and the channel layout, except a `chan` box's layout for as many channels as the top
+    /// layer has (a mono `chan` does not describe the stereo output PS gives). The cookie stays the `esds`.
     mutating func announceImplicitSBR(_ config: AudioSpecificConfig) {
         guard let format = AACStreamFormat(config) else { return }
         streamDescription = format.streamDescription
         formatList = format.layeredFormatList
-        if !hasChannelLayoutBox, let layout = format.channelLayout { channelLayout = layout }
+        let keepsBox =
+            hasChannelLayoutBox && channelLayout?.numberOfChannels == Int(format.streamDescription.channelsPerFrame)
+        if !keepsBox, let layout = format.channelLayout { channelLayout = layout }
     }
 }
