@@ -727,6 +727,16 @@ mk_ff mp4/aac-44100-2ch-frag-default-base-moof.mp4 "fragmented MP4 with +default
     -c:a aac -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 250000
 mk mp4/aac-44100-2ch-video.mp4 "an audio track and a video track (32x32 testsrc, H.264, 10 frames) interleaved in one mdat; the audio track is the second trak" "" \
     '$FF -f lavfi -i "testsrc=size=32x32:rate=10:duration=1" -filter_complex "$SIG[a]" $BX -map 0:v -map "[a]" -c:v libx264 -preset ultrafast -x264-params bframes=0 -c:a aac -b:a 64k "$OUT"'
+# ---- HE-AAC, implicit signalling: the ADTS fixtures' frames remuxed (-c:a copy). The esds keeps
+# the AAC-LC 22050 Hz AudioSpecificConfig; ffmpeg's muxer takes the 44100 Hz output rate its probe
+# decoded for the mdhd timescale and the mp4a entry, so stts says 2048 per sample.
+SIGDESC="(frames of the adts/ HE-AAC fixture of the same name)"
+for he in heaac-44100-2ch heaac-44100-1ch heaacv2-44100-2ch; do
+    mk mp4/$he-implicit.m4a "implicit HE-AAC in M4A, moov after mdat (ffmpeg's default): esds AAC-LC 22050 Hz, SBR only in the samples' fill elements, mdhd timescale 44100, stts 2048" "" \
+        "\$FF -i adts/$he-implicit.aac \$BX -c:a copy \"\$OUT\""
+    mk mp4/$he-implicit-faststart.m4a "the same, moov before mdat (+faststart): the header is held until the first sample" "" \
+        "\$FF -i adts/$he-implicit.aac \$BX -c:a copy -movflags +faststart \"\$OUT\""
+done
 # ---- chapters (ffmetadata chapters → chpl + QuickTime chapter text track)
 sine 22050 2 1
 mk mp4/aac-22050-1ch-chapters.m4b "audiobook (.m4b, ipod muxer): three chapters as Nero chpl (version 1) in moov/udta and as a QuickTime chapter text track (tref/chap, 'text' samples: 2-byte length, title, encd atom)" "ffprobe -show_chapters lists them; no \$BX here: its -map_metadata -1 also drops the chapter titles and the chapter track" \
@@ -868,6 +878,14 @@ sine 44100 0.5 2
 mk_ff mkv/vorbis-44100-2ch-ffmpeg.webm "WebM Vorbis: the three headers Xiph-laced in CodecPrivate" "" -c:a libvorbis -q:a 0
 mk_ff mkv/aac-44100-2ch-ffmpeg.mka "A_AAC with the AudioSpecificConfig in CodecPrivate" "" -c:a aac -b:a 64k
 mk_ff mkv/flac-44100-2ch-ffmpeg.mka "A_FLAC: fLaC + STREAMINFO in CodecPrivate" "" -c:a flac
+# HE-AAC, implicit signalling: the ADTS fixtures' frames remuxed (-c:a copy); CodecPrivate is the
+# AAC-LC 22050 Hz AudioSpecificConfig (SamplingFrequency 22050), SBR only in the blocks' fill elements.
+SIGDESC_SAVED="$SIGDESC"; SIGDESC="(frames of the adts/ HE-AAC fixture of the same name)"
+for he in heaac-44100-2ch heaac-44100-1ch heaacv2-44100-2ch; do
+    mk mkv/$he-implicit.mka "implicit HE-AAC in A_AAC: CodecPrivate AAC-LC 22050 Hz, SBR only in the blocks' fill elements" "" \
+        "\$FF -i adts/$he-implicit.aac \$BX -c:a copy \"\$OUT\""
+done
+SIGDESC="$SIGDESC_SAVED"
 mk_ff mkv/mp3-44100-2ch-ffmpeg.mka "A_MPEG/L3, one frame per SimpleBlock" "" -c:a libmp3lame -b:a 64k
 sine 44100 0.2 2
 mk_ff mkv/pcm_s16le-44100-2ch-ffmpeg.mka "A_PCM/INT/LIT 16-bit: blocks of many sample frames" "" -c:a pcm_s16le

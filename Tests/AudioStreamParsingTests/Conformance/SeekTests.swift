@@ -155,7 +155,13 @@ struct SeekTests {
                         // A transport stream that has not seen the target's PES packet yet lands at the last
                         // PES packet it saw (the target begins there or later; the packets before it are
                         // dropped): at or before the full parse's landing, the packets delivered checked below.
-                        let early = fixture.folder == "ts" && frameStart.map { seek.absoluteOffset <= $0 } == true
+                        // A Matroska stream seeked to the packet right after those it parsed (the header of an
+                        // A_AAC track is held for its first frame, which is then parsed too) lands where they end:
+                        // blocks of other tracks may lie between, and the walk from there delivers the target.
+                        let justAfterParsed = fixture.folder == "mkv" && target == Int64(recorder.log.packetCount)
+                        let early =
+                            (fixture.folder == "ts" || justAfterParsed)
+                            && frameStart.map { seek.absoluteOffset <= $0 } == true
                         #expect(
                             (seek.absoluteOffset == frameStart || early) && seek.absoluteOffset <= want.offset,
                             "\(context): absolute offset \(seek.absoluteOffset), frame at \(frame)")

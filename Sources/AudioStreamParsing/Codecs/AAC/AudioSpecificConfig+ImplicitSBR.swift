@@ -47,7 +47,7 @@ extension AudioSpecificConfig {
     /// or the core is not AAC Main/LC/SSR/LTP. ``bytes`` stays the stream's own configuration (a
     /// decoder given it finds the SBR data itself, as the stream intends).
     func withImplicitSBR() -> AudioSpecificConfig {
-        guard extensionAudioObjectType == nil, (1...4).contains(audioObjectType) else { return self }
+        guard allowsImplicitSBR else { return self }
         var config = self
         config.extensionAudioObjectType = 5
         config.extensionSamplingFrequency = samplingFrequency * 2
@@ -55,14 +55,30 @@ extension AudioSpecificConfig {
         return config
     }
 
+    /// Whether SBR may be signalled implicitly: an AAC Main/LC/SSR/LTP core (object types 1–4) without
+    /// explicit SBR. Only then is a first raw data block worth reading (a container that announces the
+    /// format before its first packet holds the announcement for it: MP4, Matroska).
+    var allowsImplicitSBR: Bool { extensionAudioObjectType == nil && (1...4).contains(audioObjectType) }
+
     /// The configuration a stream is reported with when `block` is its first raw data block (an LATM
     /// payload, an ADTS frame's block): ``withImplicitSBR()`` when the block has SBR, else `self` (also
     /// when there is no block or it cannot be read).
     func reported(firstRawDataBlock block: ArraySlice<UInt8>?) -> AudioSpecificConfig {
-        guard let block, extensionAudioObjectType == nil, implicitSBR(inRawDataBlock: block) == .present else {
-            return self
+        guard let block else { return self }
+        return reportedWithProblem(firstRawDataBlock: block).config
+    }
+
+    /// ``reported(firstRawDataBlock:)`` with the text of a diagnostic when the block could not be read
+    /// (``implicitSBRProblem(_:)``); the block is read only when ``allowsImplicitSBR``.
+    func reportedWithProblem(firstRawDataBlock block: ArraySlice<UInt8>) -> (
+        config: AudioSpecificConfig, problem: String?
+    ) {
+        guard allowsImplicitSBR else { return (self, nil) }
+        switch implicitSBR(inRawDataBlock: block) {
+        case .present: return (withImplicitSBR(), nil)
+        case .absent: return (self, nil)
+        case .unreadable(let failure): return (self, Self.implicitSBRProblem(failure))
         }
-        return withImplicitSBR()
     }
 
     /// The text of a diagnostic for a first raw data block that could not be read.

@@ -53,12 +53,12 @@ struct ADTSConfiguration: Hashable {
         }
         let asc = AudioSpecificConfig(adtsHeader: header, programConfigElement: pce)
         self.audioSpecificConfig = asc
-        switch readsImplicitSBR ? asc.implicitSBR(inRawDataBlock: firstRawDataBlock[...]) : .absent {
-        case .present: signalledFormat = asc.withImplicitSBR()
-        case .absent: signalledFormat = asc
-        case .unreadable(let failure):
+        if readsImplicitSBR {
+            let report = asc.reportedWithProblem(firstRawDataBlock: firstRawDataBlock[...])
+            signalledFormat = report.config
+            problem = problem ?? report.problem
+        } else {
             signalledFormat = asc
-            problem = problem ?? AudioSpecificConfig.implicitSBRProblem(failure)
         }
         let channels = UInt32(asc.channelCount ?? 0)
         self.channelCount = channels

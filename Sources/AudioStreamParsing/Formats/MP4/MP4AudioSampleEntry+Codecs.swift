@@ -140,6 +140,7 @@ struct EntryDecoder {
         var result = entry(
             format.streamDescription, cookie: cookie, layers: format.layeredFormatList, layout: format.channelLayout)
         result.notes = notes
+        result.audioSpecificConfig = asc
         return result
     }
 

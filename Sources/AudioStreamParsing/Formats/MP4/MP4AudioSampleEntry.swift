@@ -26,10 +26,16 @@ struct MP4AudioSampleEntry {
     var formatList: [FormatListItem]
     /// The channel layout: from `chan`, else from the codec configuration, else mono/stereo by count.
     var channelLayout: ChannelLayout?
+    /// Whether ``channelLayout`` comes from a `chan` box (the file's own word, kept over the codec's).
+    var hasChannelLayoutBox = false
     /// From `esds` (avgBitrate) or `btrt`, when present and non-zero.
     var averageBitRate: UInt32?
     /// From `esds` (maxBitrate) or `btrt`, when present and non-zero.
     var maximumBitRate: UInt32?
+    /// The AudioSpecificConfig of an AAC (MPEG-4 audio) entry, as announced (object type from the
+    /// objectTypeIndication, channel count from the entry when the configuration has none); `nil` for
+    /// other codecs. Implicit SBR is looked for from it (`MP4Parser+ImplicitSBR.swift`).
+    var audioSpecificConfig: AudioSpecificConfig?
     /// What the codec configuration's decoder noted (an AudioSpecificConfig cut short); the container
     /// reports them at the `moov`.
     var notes: [DiagnosticNote] = []
@@ -66,6 +72,7 @@ struct MP4AudioSampleEntry {
             let layout = ChannelLayoutChunk.decode(Array(chan.body.dropFirst(4)))
         {
             result.channelLayout = layout
+            result.hasChannelLayoutBox = true
         }
         // btrt (ISO/IEC 14496-12 §8.5.2.2): bufferSizeDB, maxBitrate, avgBitrate (UInt32 each).
         let btrt = decoder.child(MP4Code.btrt).map { ByteReader($0.body) }

@@ -111,7 +111,9 @@ extension MP4Parser {
             mediaBoxes.append((start, header.size.map { start + $0 }))
         }
         guard movie != nil else { return try mediaBeforeMovie(&context, header) }
-        if !published { try publish(&context, mediaStart: start + Int64(header.headerSize)) }
+        if !published, !headerAwaitsFirstSample {
+            try publish(&context, mediaStart: start + Int64(header.headerSize))
+        }
         context.window.consume(header.headerSize)
         state = .media(end: header.size.map { start + $0 })
         return .continue

@@ -11,6 +11,10 @@ extension MP4Parser {
             }
             throw context.error(.invalidFile, .mp4, "the stream ended before a movie box ('moov')")
         }
+        if headerAwaitsFirstSample {
+            // The stream ended before the first sample: the core as signalled.
+            try publishHeldHeader(&context)
+        }
         guard published else {
             // A fragmented file without fragments for the track: nothing to play.
             try publish(&context, mediaStart: nil)

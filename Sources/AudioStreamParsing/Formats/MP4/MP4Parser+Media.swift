@@ -9,6 +9,18 @@ extension MP4Parser {
         }
         let audio = cursor.run < samples.runs.count ? cursor.offset : nil
         let chapter = chapterTrack.flatMap { $0.isDone ? nil : $0.cursor.offset }
+        if headerAwaitsFirstSample, let audio, audio == position, chapter.map({ $0 > audio }) ?? true {
+            // The held header (implicit HE-AAC): published once the first sample is readable whole.
+            let size = Int64(samples.size(samples.runs[cursor.run], cursor.k))
+            let fits = end.map { audio + size <= $0 } ?? true
+            if fits, size <= Int64(context.limits.maxPacketBytes) {
+                guard Int(size) <= context.window.readable else { return .needMoreData(atLeast: Int(size)) }
+                try publishWithFirstSample(&context, size: Int(size))
+            } else {
+                try publishHeldHeader(&context)  // `emitAudio` reports the sample's fault
+            }
+            return .continue
+        }
         if let audio, audio == position, chapter.map({ $0 > audio }) ?? true, emitAudioInChunk(&context, end: end) {
             return .continue
         }

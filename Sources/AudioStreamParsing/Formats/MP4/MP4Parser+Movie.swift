@@ -61,7 +61,11 @@ extension MP4Parser {
         readChapterTrack(&context, movie, chosen, notes: &notes)
         if !movie.isFragmented || samples.count > 0 {
             // Not fragmented: the packet map is built by `releaseMovieBytes`, once the box's bytes are gone.
-            try publish(&context, mediaStart: nil, buildingPacketMap: movie.isFragmented)
+            if holdsHeaderForFirstSample {
+                headerAwaitsFirstSample = true
+            } else {
+                try publish(&context, mediaStart: nil, buildingPacketMap: movie.isFragmented)
+            }
         }
     }
 
@@ -379,8 +383,14 @@ extension MP4Parser {
             p += Int64(run.count)
         }
         if !published {
-            cursor = SampleCursor(run: 0, k: 0, offset: samples.runs[0].offset, packet: 0)
-            try publish(&context, mediaStart: nil)
+            if !headerAwaitsFirstSample {
+                cursor = SampleCursor(run: 0, k: 0, offset: samples.runs[0].offset, packet: 0)
+            }
+            if holdsHeaderForFirstSample {
+                headerAwaitsFirstSample = true
+            } else {
+                try publish(&context, mediaStart: nil)
+            }
         } else {
             if cursor.run == before { cursor.offset = samples.runs[before].offset }
             extendPacketMap(fromRun: before)

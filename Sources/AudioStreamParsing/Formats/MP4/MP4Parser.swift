@@ -126,6 +126,9 @@ struct MP4Parser: FormatParser {
     /// Metadata from the `moov` (and chapters).
     var metadata = AudioMetadata()
     var published = false
+    /// The `moov` (or first fragment) is read but its header is held until the first audio sample's bytes
+    /// are at hand, for implicit HE-AAC (`MP4Parser+ImplicitSBR.swift`).
+    var headerAwaitsFirstSample = false
     var dataOffset: Int64?
     var map = PacketMap.unknown
     /// `mdat` boxes seen: start of the box header, end (nil: to the end of the stream).
@@ -203,7 +206,7 @@ struct MP4Parser: FormatParser {
                     "discontinuity inside media data held before the movie box; its packets are lost")
                 resumeAt = end
                 state = .box
-            } else if published {
+            } else if published || headerAwaitsFirstSample {
                 cursor = firstSample(atOrAfter: position)
                 context.nextPacketIndex = cursor.packet
                 context.diagnose(

@@ -42,6 +42,9 @@ struct MatroskaAudioCodec {
     var channelLayout: ChannelLayout?
     var frameCounter: FrameCounter = .constant
     var bitRate: UInt32?
+    /// A_AAC: the AudioSpecificConfig as announced (implicit SBR is looked for from it,
+    /// `MatroskaParser+ImplicitSBR.swift`); `nil` for other codecs.
+    var audioSpecificConfig: AudioSpecificConfig?
 
     /// The codec of an audio track.
     ///
@@ -148,7 +151,7 @@ struct MatroskaAudioCodec {
         }
         return MatroskaAudioCodec(
             streamDescription: format.streamDescription, magicCookie: AACStreamFormat.magicCookie(bytes),
-            formatList: format.layeredFormatList, channelLayout: format.channelLayout)
+            formatList: format.layeredFormatList, channelLayout: format.channelLayout, audioSpecificConfig: asc)
     }
 
     /// The AudioSpecificConfig a legacy AAC CodecID implies: `…/MAIN` 1, `…/LC` 2, `…/SSR` 3, `…/LTP` 4;

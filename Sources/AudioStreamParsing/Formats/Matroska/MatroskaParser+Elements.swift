@@ -110,6 +110,7 @@ extension MatroskaParser {
             segmentEnd = header.size.map { position + $0 }
         case MatroskaElementID.cluster:
             if !published {
+                if let hold = holdForFirstFrame(&context, cluster: header) { return hold }
                 try publish(&context, at: position)
                 if let request = requestCues(&context, at: position) { return request }
             }
@@ -274,7 +275,7 @@ extension MatroskaParser {
                     "audio track \(other.number) (\(other.codecID)) has a codec this library does not read")
             }
         }
-        let codec: MatroskaAudioCodec
+        var codec: MatroskaAudioCodec
         do {
             codec = try MatroskaAudioCodec.decode(selected)
         } catch {
@@ -283,6 +284,7 @@ extension MatroskaParser {
                 "track \(selected.number) (\(selected.codecID)) is listed but cannot be parsed")
             throw context.error(error)
         }
+        applyImplicitSBR(&context, to: &codec)
         track = selected
         self.codec = codec
         published = true

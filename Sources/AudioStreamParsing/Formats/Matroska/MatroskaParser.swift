@@ -60,6 +60,9 @@ struct MatroskaParser: FormatParser {
     var chapters: [AudioMetadata.Chapter] = []
     var artwork: [AudioMetadata.Artwork] = []
     var published = false
+    /// The first frame of the parsed A_AAC track, found by the look-ahead at the first Cluster (implicit
+    /// HE-AAC, `MatroskaParser+ImplicitSBR.swift`); `nil` when not looked for or not found.
+    var firstAACFrame: [UInt8]?
     var dataOffset: Int64?
     /// Packet starts (the start of their block) relative to `dataOffset`, and their first frames.
     var offsets = FrameOffsetTable()
