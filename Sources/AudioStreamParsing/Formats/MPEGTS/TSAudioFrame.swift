@@ -142,19 +142,12 @@ enum TSAudioFrame: Hashable, Sendable {
         case .mpeg, .ac3, .loas(_, nil, _): return (self, nil)
         }
         // Signalled explicitly (LATM with an extension object type): nothing is implicit.
-        guard config.extensionAudioObjectType == nil else { return (self, nil) }
-        let found: Bool
-        var problem: String?
-        switch config.implicitSBR(inRawDataBlock: firstPacket) {
-        case .present: found = true
-        case .absent: found = false
-        case .unreadable(let failure):
-            found = false
-            problem = AudioSpecificConfig.implicitSBRProblem(failure)
-        }
+        guard config.allowsImplicitSBR else { return (self, nil) }
+        let report = config.reportedWithProblem(firstRawDataBlock: firstPacket)
+        let found = report.config.extensionAudioObjectType != nil
         switch self {
-        case .adts(let h, _): return (.adts(h, implicitSBR: found), problem)
-        case .loas(let h, let mux, _): return (.loas(h, mux, implicitSBR: found), problem)
+        case .adts(let h, _): return (.adts(h, implicitSBR: found), report.problem)
+        case .loas(let h, let mux, _): return (.loas(h, mux, implicitSBR: found), report.problem)
         case .mpeg, .ac3: return (self, nil)
         }
     }
