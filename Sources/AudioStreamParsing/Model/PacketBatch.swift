@@ -101,11 +101,15 @@ public struct PacketBatch {
 /// The packet descriptions of a `PacketBatch`: stored for variable-size packets, computed for
 /// constant-size ones.
 public struct PacketDescriptions: RandomAccessCollection, Sendable {
+    // Inlinable, so that a client's loop over a batch's descriptions compiles to plain loads (it runs once
+    // per packet: docs/performance.md).
+    @usableFromInline
     enum Storage: Sendable {
         case explicit(ArraySlice<PacketDescription>)
         case constant(size: Int, count: Int)
     }
 
+    @usableFromInline
     let storage: Storage
 
     /// Constant-size packets, back to back.
@@ -114,8 +118,10 @@ public struct PacketDescriptions: RandomAccessCollection, Sendable {
     init(_ slice: ArraySlice<PacketDescription>) { storage = .explicit(slice) }
 
     /// Always 0.
+    @inlinable
     public var startIndex: Int { 0 }
     /// The number of packets.
+    @inlinable
     public var endIndex: Int {
         switch storage {
         case .explicit(let slice): return slice.count
@@ -124,6 +130,7 @@ public struct PacketDescriptions: RandomAccessCollection, Sendable {
     }
 
     /// The description of packet `position` (0-based within the batch).
+    @inlinable
     public subscript(position: Int) -> PacketDescription {
         switch storage {
         case .explicit(let slice):

@@ -9,6 +9,7 @@ public struct PacketDescription: Hashable, Sendable {
     public var dataByteSize: UInt32
 
     /// Creates a description.
+    @inlinable
     public init(startOffset: Int64, variableFramesInPacket: UInt32, dataByteSize: UInt32) {
         self.startOffset = startOffset
         self.variableFramesInPacket = variableFramesInPacket

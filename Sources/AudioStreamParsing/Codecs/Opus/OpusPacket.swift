@@ -12,12 +12,14 @@
 /// the second byte (§3.2.5).
 enum OpusPacket {
     /// Samples per frame at 48 kHz for a TOC config.
+    @inline(__always)
     static func frameSize(config: UInt8) -> Int64 {
-        switch config {
-        case 0...11: return [480, 960, 1920, 2880][Int(config & 3)]
-        case 12...15: return [480, 960][Int(config & 1)]
-        default: return [120, 240, 480, 960][Int(config & 3)]
-        }
+        // CELT-only: 2.5, 5, 10, 20 ms.
+        if config >= 16 { return 120 << Int64(config & 3) }
+        // Hybrid: 10, 20 ms.
+        if config >= 12 { return 480 << Int64(config & 1) }
+        // SILK-only: 10, 20, 40, 60 ms.
+        return config & 3 == 3 ? 2880 : 480 << Int64(config & 3)
     }
 
     /// The packet's duration in 48 kHz samples, from its first two bytes; 0 for an empty or unreadable
@@ -32,5 +34,16 @@ enum OpusPacket {
             guard let second else { return 0 }
             return Int64(second & 0x3F) * size
         }
+    }
+
+    /// ``frames(toc:second:)`` for a packet of `size` bytes whose first two bytes are `toc` and `second`
+    /// (`second` is ignored when `size` < 2): for a per-packet fast path.
+    @inline(__always)
+    static func frames(size: Int, toc: UInt8, second: UInt8) -> Int64 {
+        guard size > 0 else { return 0 }
+        let code = toc & 3
+        if code == 0 { return frameSize(config: toc >> 3) }
+        if code != 3 { return 2 * frameSize(config: toc >> 3) }
+        return size > 1 ? Int64(second & 0x3F) * frameSize(config: toc >> 3) : 0
     }
 }

@@ -76,8 +76,8 @@ extension MatroskaParser {
             context.window.consumeChunk(headerSize + 4)
             if readsTOC {
                 frames = OpusPacket.frames(
-                    toc: size > 0 ? UInt8(truncatingIfNeeded: body >> 24) : nil,
-                    second: size > 1 ? UInt8(truncatingIfNeeded: body >> 16) : nil)
+                    size: size, toc: UInt8(truncatingIfNeeded: body >> 24),
+                    second: UInt8(truncatingIfNeeded: body >> 16))
                 variable = UInt32(frames)
             } else if let flac {
                 // The frame header at the window's position (now the packet's first byte) gives the block size.
