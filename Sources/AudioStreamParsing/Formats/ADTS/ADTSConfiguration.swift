@@ -54,6 +54,13 @@ struct ADTSConfiguration: Hashable {
         let asc = AudioSpecificConfig(adtsHeader: header, programConfigElement: pce)
         self.audioSpecificConfig = asc
         switch readsImplicitSBR ? asc.implicitSBR(inRawDataBlock: firstRawDataBlock[...]) : .absent {
+        case .present where asc.channelConfiguration == 1:
+            // Mono core: PS as the first SBR payload says, assumed (with a diagnostic) when unreadable.
+            let ps = asc.parametricStereo(inRawDataBlock: firstRawDataBlock[...])
+            signalledFormat = asc.withImplicitSBR(parametricStereo: ps.isReported)
+            if case .unreadable(let failure) = ps {
+                problem = problem ?? AudioSpecificConfig.parametricStereoProblem(failure)
+            }
         case .present: signalledFormat = asc.withImplicitSBR()
         case .absent: signalledFormat = asc
         case .unreadable(let failure):
