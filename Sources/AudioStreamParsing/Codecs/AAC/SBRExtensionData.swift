@@ -68,7 +68,7 @@ struct SBRExtensionData: Equatable, Sendable {
         guard AACRawDataBlock.sbrExtensionTypes.contains(type) else { throw .invalid("extension_type \(type)") }
         if type == 14 { try r.skip(10) }  // bs_sbr_crc_bits
         let carriesHeader = try r.flag()
-        let header = carriesHeader ? try SBRHeader.read(&r) : previousHeader
+        let header = try carriesHeader ? SBRHeader.read(&r) : previousHeader
         guard let header else { throw .unsupported("SBR data before any sbr_header") }
         let tables = try SBRFrequencyBandTables(header, sampleRate: sampleRate)
         switch element {
@@ -109,7 +109,7 @@ struct SBRExtensionData: Equatable, Sendable {
         if try r.flag() { try r.skip(8) }  // bs_data_extra, bs_reserved × 2
         let coupled = try r.flag()
         let grid0 = try SBRGrid.read(&r, amplitudeResolution: header.amplitudeResolution)
-        let grid1 = coupled ? grid0 : try SBRGrid.read(&r, amplitudeResolution: header.amplitudeResolution)
+        let grid1 = try coupled ? grid0 : SBRGrid.read(&r, amplitudeResolution: header.amplitudeResolution)
         let directions0 = try SBRChannelData.readDirections(&r, grid: grid0)
         let directions1 = try SBRChannelData.readDirections(&r, grid: grid1)
         try r.skip((coupled ? 2 : 4) * tables.noiseBandCount)  // sbr_invf: shared when coupled

@@ -74,9 +74,9 @@ struct SBRFrequencyBandTables: Equatable, Sendable {
             throw .invalid("SBR start band \(k0) and stop band \(k2) at \(sampleRate) Hz")
         }
         let master =
-            header.frequencyScale == 0
-            ? try Self.linearMaster(k0: k0, k2: k2, alterScale: header.alterScale == 1)
-            : try Self.logarithmicMaster(
+            try header.frequencyScale == 0
+            ? Self.linearMaster(k0: k0, k2: k2, alterScale: header.alterScale == 1)
+            : Self.logarithmicMaster(
                 k0: k0, k2: k2, bandsPerOctave: [12, 10, 8][header.frequencyScale - 1],
                 alterScale: header.alterScale == 1)
         guard master.count >= 2, header.crossoverBand < master.count - 1 else {

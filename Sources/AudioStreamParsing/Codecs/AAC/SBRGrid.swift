@@ -46,20 +46,21 @@ struct SBRGrid: Equatable, Sendable {
         let frameClass = try r.read(2)
         switch frameClass {
         case 0:
-            count = 1 << (try r.read(2))
+            let exponent = try r.read(2)
+            count = 1 << exponent
             guard count <= 4 else { throw .invalid("\(count) envelopes in a FIXFIX SBR frame") }
             if count == 1 { resolution = 0 }
             highResolution = Array(repeating: try r.flag(), count: count)
             leading = Array(repeating: timeSlots / count, count: count - 1)
         default:
             if frameClass != 1 { first = try r.read(2) }
-            if frameClass != 2 { last += try r.read(2) }
-            let leadCount = frameClass == 1 ? 0 : try r.read(2)
-            let trailCount = frameClass == 2 ? 0 : try r.read(2)
+            if frameClass != 2 { last = try timeSlots + r.read(2) }
+            let leadCount = try frameClass == 1 ? 0 : r.read(2)
+            let trailCount = try frameClass == 2 ? 0 : r.read(2)
             count = leadCount + trailCount + 1
             guard count <= 5 else { throw .invalid("\(count) envelopes in an SBR frame") }
-            for _ in 0..<leadCount { leading.append(2 * (try r.read(2)) + 2) }
-            for _ in 0..<trailCount { trailing.append(2 * (try r.read(2)) + 2) }
+            for _ in 0..<leadCount { leading.append(try 2 * r.read(2) + 2) }
+            for _ in 0..<trailCount { trailing.append(try 2 * r.read(2) + 2) }
             // ⌈log2(count + 1)⌉ for count 1…5.
             let pointerBits = [1, 2, 2, 3, 3][count - 1]
             guard try r.read(pointerBits) <= count + 1 else { throw .invalid("bs_pointer past the envelopes") }
