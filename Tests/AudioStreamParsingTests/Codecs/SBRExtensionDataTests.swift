@@ -116,13 +116,13 @@ struct SBRExtensionDataTests {
         }
     }
 
-    @Test("log2 and exp2 agree with exact values")
+    @Test("log2 and exp2 agree with exact values (and with libm via Python for the irrational ones)")
     func math() {
-        for (x, want) in [(1.0, 0.0), (2.0, 1.0), (8.0, 3.0), (0.5, -1.0), (47.0 / 15.0, 1.647_698_193_346_046_5)] {
+        for (x, want) in [(1.0, 0.0), (2.0, 1.0), (8.0, 3.0), (0.5, -1.0), (47.0 / 15.0, 1.647_698_256_069_119)] {
             #expect(abs(SBRFrequencyBandTables.log2(x) - want) < 1e-13, "log2(\(x))")
         }
         for (x, want) in [
-            (0.0, 1.0), (1.0, 2.0), (-1.0, 0.5), (0.5, 1.414_213_562_373_095_1), (5.25, 38.054_627_680_087_1),
+            (0.0, 1.0), (1.0, 2.0), (-1.0, 0.5), (0.5, 1.414_213_562_373_095_1), (5.25, 38.054_627_680_087_07),
         ] {
             #expect(abs(SBRFrequencyBandTables.exp2(x) / want - 1) < 1e-13, "exp2(\(x))")
         }
@@ -137,15 +137,20 @@ struct SBRExtensionDataTests {
             return
         }
         // Drop the 27 header bits after bs_header_flag (bit 4) and clear the flag.
-        var bits = (0..<(payload.count * 8)).map { payload[$0 / 8] >> (7 - UInt8($0 % 8)) & 1 }
+        var bits: [UInt8] = (0..<(payload.count * 8)).map { (i: Int) -> UInt8 in
+            let byte: UInt8 = payload[i / 8]
+            return (byte >> UInt8(7 - i % 8)) & 1
+        }
         bits.removeSubrange(5..<32)
         bits[4] = 0
         bits += [UInt8](repeating: 0, count: (8 - bits.count % 8) % 8)
-        let headerless = stride(from: 0, to: bits.count, by: 8).map { i in
-            bits[i..<(i + 8)].reduce(UInt8(0)) { $0 << 1 | $1 }
+        let headerless: [UInt8] = stride(from: 0, to: bits.count, by: 8).map { (i: Int) -> UInt8 in
+            bits[i..<(i + 8)].reduce(UInt8(0)) { (value: UInt8, bit: UInt8) -> UInt8 in value << 1 | bit }
         }
         let alone = SBRExtensionData.read(headerless[...], element: element, sampleRate: 44100)
-        #expect(alone == .failure(.unsupported("SBR data before any sbr_header")))
+        let expected: Result<SBRExtensionData, AACSyntaxReader.Failure> = .failure(
+            .unsupported("SBR data before any sbr_header"))
+        #expect(alone == expected)
         let chained = SBRExtensionData.read(
             headerless[...], element: element, sampleRate: 44100, previousHeader: full.header)
         guard case .success(let data) = chained else {
@@ -203,16 +208,6 @@ struct SBRExtensionDataTests {
             SBRHuffmanTables.noiseTime3_0dB, SBRHuffmanTables.noiseBalanceTime3_0dB,
         ]
         #expect(tables.map(\.count) == [121, 121, 49, 49, 63, 63, 25, 25, 63, 25])
-        for (book, table) in tables.enumerated() {
-            let codebook = AACHuffmanCodebook(table)
-            for (index, entry) in table.enumerated() {
-                let length = Int(entry >> 24)
-                let word = (entry & 0x00FF_FFFF) << UInt32(24 - length) | (1 << UInt32(23 - length))
-                var reader = BitReader(
-                    [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)],
-                    order: .mostSignificantFirst)
-                #expect(codebook.decode(&reader) == index && reader.bitPosition == length, "book \(book) \(index)")
-            }
-        }
+        for (book, table) in tables.enumerated() { AACRawDataBlockTests.expectRoundTrip(table, "SBR book \(book)") }
     }
 }
