@@ -587,7 +587,7 @@ mk adts/heaac-44100-2ch-implicit.aac "HE-AAC v1, implicit: AAC-LC 22050 Hz stere
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/he.aac" && $HEAAC sbr "$T/he.aac" "$OUT"'
 sine 22050 0.5 1
 mk adts/heaac-44100-1ch-implicit.aac "HE-AAC v1 on a mono core, implicit: AAC-LC 22050 Hz mono (SCE) + SBR without PS" \
-    "derived by tools/heaac.py sbr; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (implicit SBR on mono: PS assumed)" \
+    "derived by tools/heaac.py sbr; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (ffmpeg assumes PS on a mono core; the spec-built expectation is HE-AAC v1, mono)" \
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hem.aac" && $HEAAC sbr "$T/hem.aac" "$OUT"'
 mk adts/heaacv2-44100-2ch-implicit.aac "HE-AAC v2, implicit: AAC-LC 22050 Hz mono core + SBR with a PS extension (bs_extension_id 2)" \
     "derived by tools/heaac.py sbr --ps; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch" \
