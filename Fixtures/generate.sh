@@ -587,11 +587,23 @@ mk adts/heaac-44100-2ch-implicit.aac "HE-AAC v1, implicit: AAC-LC 22050 Hz stere
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/he.aac" && $HEAAC sbr "$T/he.aac" "$OUT"'
 sine 22050 0.5 1
 mk adts/heaac-44100-1ch-implicit.aac "HE-AAC v1 on a mono core, implicit: AAC-LC 22050 Hz mono (SCE) + SBR without PS" \
-    "derived by tools/heaac.py sbr; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (implicit SBR on mono: PS assumed)" \
+    "derived by tools/heaac.py sbr; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (ffmpeg assumes PS on a mono core; the spec-built expectation is HE-AAC v1, mono)" \
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hem.aac" && $HEAAC sbr "$T/hem.aac" "$OUT"'
 mk adts/heaacv2-44100-2ch-implicit.aac "HE-AAC v2, implicit: AAC-LC 22050 Hz mono core + SBR with a PS extension (bs_extension_id 2)" \
     "derived by tools/heaac.py sbr --ps; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch" \
     '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hev2.aac" && $HEAAC sbr --ps "$T/hev2.aac" "$OUT"'
+# --multiband: SBR with several bands (bs_freq_scale > 0, two regions), several envelopes (VARFIX,
+# FIXVAR, FIXFIX) and Huffman-coded deltas in time and frequency (codewords named in heaac.py).
+mk adts/heaac-44100-1ch-multiband.aac "HE-AAC v1 on a mono core, implicit: 15 SBR bands (bs_freq_scale 2, two regions), VARFIX grid with 3 envelopes, time and frequency deltas, no PS" \
+    "derived by tools/heaac.py sbr --multiband; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch (ffmpeg assumes PS on a mono core; the spec-built expectation is HE-AAC v1, mono)" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hemm.aac" && $HEAAC sbr --multiband "$T/hemm.aac" "$OUT"'
+mk adts/heaacv2-44100-2ch-multiband.aac "HE-AAC v2, implicit: mono core + 15 SBR bands, FIXVAR grid with 2 envelopes, time and frequency deltas, PS extension" \
+    "derived by tools/heaac.py sbr --multiband --ps; ffprobe: profile HE-AACv2, 44100 Hz, 2 ch" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hev2m.aac" && $HEAAC sbr --multiband --ps "$T/hev2m.aac" "$OUT"'
+sine 22050 0.5 2
+mk adts/heaac-44100-2ch-multiband.aac "HE-AAC v1, implicit: stereo core (CPE) + coupled SBR pair, 20 bands (bs_freq_scale 1), 1.5 dB, FIXFIX 2 envelopes, balance codebooks" \
+    "derived by tools/heaac.py sbr --multiband; ffprobe: profile HE-AAC, 44100 Hz, 2 ch" \
+    '$FF -filter_complex "$SIG" $BX -c:a aac -f adts "$T/hesm.aac" && $HEAAC sbr --multiband "$T/hesm.aac" "$OUT"'
 
 # ================================================================== malformed
 # One real encoder output that is itself malformed: ffmpeg 5.1 muxes FLAC into CAF

@@ -96,18 +96,22 @@ extension AACRawDataBlockTests {
         ]
         let counts = tables.map(\.count)
         #expect(counts == [121, 81, 81, 81, 81, 81, 81, 64, 64, 169, 169, 289])
-        for (book, table) in tables.enumerated() {
-            let codebook = AACHuffmanCodebook(table)
-            for (index, entry) in table.enumerated() {
-                let length = Int(entry >> 24)
-                // The codeword left-aligned in 3 bytes, then a 1 bit so that reading past it would show.
-                let word = (entry & 0x00FF_FFFF) << UInt32(24 - length) | (1 << UInt32(23 - length))
-                var reader = BitReader(
-                    [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)],
-                    order: .mostSignificantFirst)
-                let decoded = codebook.decode(&reader)
-                #expect(decoded == index && reader.bitPosition == length, "book \(book) index \(index)")
-            }
+        for (book, table) in tables.enumerated() { Self.expectRoundTrip(table, "book \(book)") }
+    }
+
+    /// Decodes every codeword of a packed table (`length << 24 | codeword`) with the codebook built from
+    /// it: each must give its index and end exactly after its length.
+    static func expectRoundTrip(_ table: [UInt32], _ name: String) {
+        let codebook = AACHuffmanCodebook(table)
+        for (index, entry) in table.enumerated() {
+            let length = Int(entry >> 24)
+            // The codeword left-aligned in 3 bytes, then a 1 bit so that reading past it would show.
+            let word = (entry & 0x00FF_FFFF) << UInt32(24 - length) | (1 << UInt32(23 - length))
+            var reader = BitReader(
+                [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)],
+                order: .mostSignificantFirst)
+            let decoded = codebook.decode(&reader)
+            #expect(decoded == index && reader.bitPosition == length, "\(name) index \(index)")
         }
     }
 

@@ -26,6 +26,17 @@ enum HandDerived {
     }
 
     static let entries: [String: Entry] = [
+        // Implicit SBR on a mono core without a PS extension (Fixtures/tools/heaac.py, docstring: no
+        // bs_extended_data in any frame). ISO/IEC 14496-3 §4.4.2.8: parametric stereo is an
+        // sbr_extension with bs_extension_id 2; without it the output is HE-AAC v1, mono, at twice the
+        // core rate (kAudioFormatMPEG4AAC_HE 'aach'). ffprobe 5.1 reports HE-AACv2, 2 channels, for any
+        // mono SBR stream: its decoder sets up PS before it could know (docs/testing.md). Everything else
+        // (rate, packets, frames: 2048 per raw data block) is the oracle's.
+        "adts/heaac-44100-1ch-implicit.aac": monoSBRWithoutPS("adts/heaac-44100-1ch-implicit.aac"),
+        "adts/heaac-44100-1ch-multiband.aac": monoSBRWithoutPS("adts/heaac-44100-1ch-multiband.aac"),
+        "mp4/heaac-44100-1ch-implicit.m4a": monoSBRWithoutPS("mp4/heaac-44100-1ch-implicit.m4a"),
+        "mp4/heaac-44100-1ch-implicit-faststart.m4a": monoSBRWithoutPS("mp4/heaac-44100-1ch-implicit-faststart.m4a"),
+        "mkv/heaac-44100-1ch-implicit.mka": monoSBRWithoutPS("mkv/heaac-44100-1ch-implicit.mka"),
         // FLAC with an ID3v1 tag appended (id3lib `id3v2 -1`): ffprobe 5.1 splits native FLAC at frame
         // headers, so its last packet runs to the end of the file and holds the 128-byte tag (1806 + 282 =
         // 2088, the file size), and it shows no tags. The frames are the oracle's, the last one 128 bytes
@@ -384,5 +395,20 @@ enum HandDerived {
         e.byteCount = oracle.summary?.bytes ?? 0
         e.source = "hand-derived: ISO/IEC 13818-7 §6.2 layout, block sizes from adts/aac-44100-2ch.aac"
         return e
+    }
+
+    /// The oracle of a mono-core SBR fixture without PS, with the spec's HE-AAC v1 mono for ffprobe's
+    /// HE-AACv2 stereo.
+    static func monoSBRWithoutPS(_ path: String) -> Entry {
+        Entry(
+            kind: .computed({
+                let fixture = FixtureCatalog.fixture(path)
+                var e = try ExpectedStream(oracle: fixture.oracle(), file: fixture.bytes())
+                e.format = .mpeg4AAC_HE
+                e.channels = 1
+                e.source = "ffprobe oracle with HE-AAC v1 mono (no PS extension in the first SBR payload, §4.4.2.8)"
+                return e
+            }),
+            why: "ffprobe reports HE-AACv2 stereo for any mono SBR stream; without a PS extension it is HE-AAC v1 mono")
     }
 }

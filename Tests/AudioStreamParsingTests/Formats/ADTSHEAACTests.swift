@@ -6,8 +6,11 @@ import Testing
 /// Implicitly signalled HE-AAC in ADTS (docs/formats/adts.md, "HE-AAC"): the spec-built fixtures of
 /// Fixtures/tools/heaac.py (ffmpeg's AAC-LC frames, 22050 Hz core, with an SBR fill element before
 /// END). Expected layers by hand from ISO/IEC 14496-3 §1.6.5 and Apple's constants (`aach` flags 5,
-/// `aacp` flags 29, 2048 frames at twice the core rate); the ffprobe oracles (HE-AAC / HE-AACv2,
-/// 44100 Hz, 2 channels) are checked by the conformance suite in every chunking.
+/// `aacp` flags 29, 2048 frames at twice the core rate). On a mono core the expectation is the
+/// spec's: `aacp` only when the first SBR payload carries a PS extension (the `--ps` fixtures), else
+/// `aach` mono. ffprobe says HE-AACv2, 2 channels, for every mono SBR stream (its decoder assumes PS
+/// ahead), so the conformance suite compares the mono fixtures without PS with a hand-derived
+/// expectation (Conformance/HandDerived.swift, docs/testing.md); the others with their oracles.
 struct ADTSHEAACTests {
     static func item(_ format: AudioFormat, _ rate: Double, flags: UInt32, frames: UInt32, channels: UInt32)
         -> StreamDescription
@@ -35,8 +38,11 @@ struct ADTSHEAACTests {
         "SBR in the first block: the HE layers over the AAC-LC core",
         arguments: [
             ("adts/heaac-44100-2ch-implicit.aac", [he2, core2]),
-            ("adts/heaac-44100-1ch-implicit.aac", [v2, he1, core1]),
+            ("adts/heaac-44100-1ch-implicit.aac", [he1, core1]),
             ("adts/heaacv2-44100-2ch-implicit.aac", [v2, he1, core1]),
+            ("adts/heaac-44100-1ch-multiband.aac", [he1, core1]),
+            ("adts/heaacv2-44100-2ch-multiband.aac", [v2, he1, core1]),
+            ("adts/heaac-44100-2ch-multiband.aac", [he2, core2]),
         ])
     func implicitSBR(path: String, layers: [StreamDescription]) throws {
         let log = ParseRunner.run(try ADTSFixtures.bytes(path), chunking: .whole)
@@ -64,7 +70,8 @@ struct ADTSHEAACTests {
     func chunkings() throws {
         for path in [
             "adts/heaac-44100-2ch-implicit.aac", "adts/heaac-44100-1ch-implicit.aac",
-            "adts/heaacv2-44100-2ch-implicit.aac",
+            "adts/heaacv2-44100-2ch-implicit.aac", "adts/heaac-44100-1ch-multiband.aac",
+            "adts/heaacv2-44100-2ch-multiband.aac", "adts/heaac-44100-2ch-multiband.aac",
         ] {
             let (_, failures) = ChunkingVerifier.verify(try ADTSFixtures.bytes(path))
             #expect(failures.isEmpty, "\(path): \(failures)")
@@ -84,6 +91,35 @@ struct ADTSHEAACTests {
         let messages = log.diagnostics.map(\.message)
         #expect(messages.count == 1 && messages.first?.contains("could not be read to its end") == true, "\(messages)")
         // The same events in every chunking.
+        let (_, failures) = ChunkingVerifier.verify(bytes)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test("an unreadable SBR payload on a mono core: PS assumed, one diagnostic, no trap")
+    func unreadableSBRPayload() throws {
+        var bytes = try ADTSFixtures.bytes("adts/heaac-44100-1ch-implicit.aac")
+        // The first frame's SBR payload: bs_start_freq (bits 5…8 of the payload) 15 gives
+        // k0 = 12 + 20 = 32 past k2 = 23 (§4.6.18.3.2): the band tables are invalid. The raw data
+        // block itself still reads to its end.
+        let frameLength = Int(bytes[3] & 0x03) << 11 | Int(bytes[4]) << 3 | Int(bytes[5] >> 5)
+        guard
+            case .success(let block) = AACRawDataBlock.read(
+                bytes[7..<frameLength], audioObjectType: 2, samplingFrequencyIndex: 7),
+            let sbr = block.extensions.first
+        else {
+            Issue.record("no SBR payload in the first block")
+            return
+        }
+        for bit in (sbr.bits.lowerBound + 5)..<(sbr.bits.lowerBound + 9) {
+            bytes[7 + bit / 8] |= 0x80 >> UInt8(bit % 8)
+        }
+        let log = ParseRunner.run(bytes, chunking: .whole)
+        let (data, list) = Self.formats(log)
+        #expect(data == Self.v2 && list == [Self.v2, Self.he1, Self.core1])
+        let messages = log.diagnostics.map(\.message)
+        #expect(
+            messages.count == 1 && messages.first?.contains("parametric stereo (HE-AAC v2) is assumed") == true,
+            "\(messages)")
         let (_, failures) = ChunkingVerifier.verify(bytes)
         #expect(failures.isEmpty, "\(failures)")
     }

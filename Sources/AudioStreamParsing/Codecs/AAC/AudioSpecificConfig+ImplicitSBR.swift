@@ -7,19 +7,17 @@
 /// | core                      | layers, highest first (formatList; dataFormat is the first)          |
 /// | ------------------------- | -------------------------------------------------------------------- |
 /// | any channels but mono     | `aach` at 2 × core rate, core channels, 2048 frames; `aac ` core      |
-/// | mono (channel config 1)   | `aacp` at 2 × core rate, 2 channels; `aach` mono; `aac ` core         |
+/// | mono, PS in the first SBR | `aacp` at 2 × core rate, 2 channels; `aach` mono; `aac ` core         |
+/// | mono, no PS extension     | `aach` at 2 × core rate, mono; `aac ` core                           |
 ///
 /// The output rate is twice the core rate: implicit signalling has no extension sampling frequency,
 /// and a decoder runs SBR in its dual-rate mode unless told otherwise (§4.6.18.2; ffmpeg's decoder
 /// reports the same).
 ///
-/// Mono with SBR is reported as HE-AAC v2 (parametric stereo) without looking for PS: PS data sits in
-/// an sbr_extension at the end of sbr_data (§4.4.2.8, bs_extension_id 2), which only a full SBR
-/// bitstream reader (frequency band tables, envelope and noise Huffman data) reaches, and a stream may
-/// start sending it in any frame. With implicit signalling nothing before sbr_data() excludes PS, so a
-/// decoder that meets SBR on a mono core has to be ready for PS and stereo output; ffmpeg does exactly that and reports such a stream as
-/// HE-AACv2, 2 channels, at 2 × the core rate, with or without PS data. A player that sizes its output
-/// from the top layer then allocates stereo, which is what a PS stream needs and harmless otherwise.
+/// On a mono core, PS is looked for in the first SBR payload
+/// (``AudioSpecificConfig/parametricStereo(inRawDataBlock:)``): found → `aacp`; not there → `aach`
+/// mono; payload unreadable → PS assumed (a decoder that meets SBR on a mono core has to be ready
+/// for PS and stereo output; ffmpeg reports every such stream as HE-AACv2).
 extension AudioSpecificConfig {
     /// Whether a raw data block shows implicitly signalled SBR.
     enum ImplicitSBRFinding: Equatable {
@@ -43,15 +41,16 @@ extension AudioSpecificConfig {
     }
 
     /// The configuration with SBR found implicitly: extension object type 5 at twice the core rate,
-    /// and PS assumed on a mono core (see the type's notes). Unchanged when SBR is already signalled
+    /// and PS on a mono core unless `parametricStereo` is false (see the type's notes). Unchanged when
+    /// SBR is already signalled
     /// or the core is not AAC Main/LC/SSR/LTP. ``bytes`` stays the stream's own configuration (a
     /// decoder given it finds the SBR data itself, as the stream intends).
-    func withImplicitSBR() -> AudioSpecificConfig {
+    func withImplicitSBR(parametricStereo: Bool = true) -> AudioSpecificConfig {
         guard allowsImplicitSBR else { return self }
         var config = self
         config.extensionAudioObjectType = 5
         config.extensionSamplingFrequency = samplingFrequency * 2
-        config.psPresent = channelConfiguration == 1
+        config.psPresent = channelConfiguration == 1 && parametricStereo
         return config
     }
 
@@ -61,8 +60,9 @@ extension AudioSpecificConfig {
     var allowsImplicitSBR: Bool { extensionAudioObjectType == nil && (1...4).contains(audioObjectType) }
 
     /// The configuration a stream is reported with when `block` is its first raw data block (an LATM
-    /// payload, an ADTS frame's block): ``withImplicitSBR()`` when the block has SBR, else `self` (also
-    /// when there is no block or it cannot be read).
+    /// payload, an ADTS frame's block): ``withImplicitSBR(parametricStereo:)`` when the block has SBR
+    /// (PS as its first SBR payload says on a mono core), else `self` (also when there is no block or
+    /// it cannot be read).
     func reported(firstRawDataBlock block: ArraySlice<UInt8>?) -> AudioSpecificConfig {
         guard let block else { return self }
         return reportedWithProblem(firstRawDataBlock: block).config
@@ -75,6 +75,12 @@ extension AudioSpecificConfig {
     ) {
         guard allowsImplicitSBR else { return (self, nil) }
         switch implicitSBR(inRawDataBlock: block) {
+        case .present where channelConfiguration == 1:
+            // Mono core: PS as the first SBR payload says; assumed, with a diagnostic, when unreadable.
+            let ps = parametricStereo(inRawDataBlock: block)
+            var problem: String?
+            if case .unreadable(let failure) = ps { problem = Self.parametricStereoProblem(failure) }
+            return (withImplicitSBR(parametricStereo: ps.isReported), problem)
         case .present: return (withImplicitSBR(), nil)
         case .absent: return (self, nil)
         case .unreadable(let failure): return (self, Self.implicitSBRProblem(failure))

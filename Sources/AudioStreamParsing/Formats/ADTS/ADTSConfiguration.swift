@@ -17,7 +17,7 @@ struct ADTSConfiguration: Hashable {
     var magicCookie: [UInt8]
     /// The configuration the formats are reported from: ``audioSpecificConfig`` with implicitly
     /// signalled SBR (found in the first raw data block) applied
-    /// (``AudioSpecificConfig/withImplicitSBR()``, docs/formats/adts.md).
+    /// (``AudioSpecificConfig/withImplicitSBR(parametricStereo:)``, docs/formats/adts.md).
     var signalledFormat: AudioSpecificConfig
     /// A problem worth a diagnostic (a PCE that could not be found, a first raw data block that could
     /// not be read), if any.
@@ -77,7 +77,7 @@ struct ADTSConfiguration: Hashable {
 
     /// The data format (CoreAudio ASBD) and the layers: `aac `, flags = audioObjectType (CoreAudio's
     /// MPEG4ObjectID), the header's sampling frequency, 1024 frames per packet, variable packet size;
-    /// with implicit SBR the HE-AAC layers above it (``AudioSpecificConfig/withImplicitSBR()``), the
+    /// with implicit SBR the HE-AAC layers above it (``AudioSpecificConfig/withImplicitSBR(parametricStereo:)``), the
     /// data format then being the highest.
     var layers: [FormatListItem] {
         let core = StreamDescription(

@@ -194,7 +194,7 @@ enum TSAudioFrame: Hashable, Sendable {
             values =
                 config.map {
                     AACStreamFormat.latmPropertyValues(
-                        sbr ? $0.audioSpecificConfig.withImplicitSBR() : $0.audioSpecificConfig)
+                        sbr ? $0.audioSpecificConfig.reported(firstRawDataBlock: firstPacket) : $0.audioSpecificConfig)
                 } ?? []
         }
         let bound = UInt32(packetSizeUpperBound)
