@@ -17,17 +17,12 @@ Usage: scripts/codegen/aac_huffman_tables.py > Sources/AudioStreamParsing/Codecs
        && scripts/format.sh Sources/AudioStreamParsing/Codecs/AAC/AACHuffmanTables.swift
 """
 import os
-import re
 import sys
-from fractions import Fraction
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-text = open(os.path.join(HERE, "aac-huffman-tables.txt")).read()
-arrays = {}
-for m in re.finditer(r"(\w+)\[(\d+)\] = \{([^}]*)\}", text):
-    values = [int(v, 0) for v in m.group(3).replace("\n", " ").split(",") if v.strip()]
-    assert len(values) == int(m.group(2)), m.group(1)
-    arrays[m.group(1)] = values
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from huffman_transcription import check_prefix_code, read_arrays, write_table  # noqa: E402
+
+arrays = read_arrays("aac-huffman-tables.txt")
 
 books = [("scalefactor", "scalefactor_code", "scalefactor_bits", "Table 4.A.1")]
 books += [(f"spectral{i}", f"codes{i}", f"bits{i}", f"Table 4.A.{i + 1}") for i in range(1, 12)]
@@ -40,14 +35,6 @@ out.write("/// `length << 24 | codeword` (codeword most significant bit first, `
 out.write("enum AACHuffmanTables {\n")
 for name, codes_key, bits_key, table in books:
     codes, bits = arrays[codes_key], arrays[bits_key]
-    words = sorted(format(c, f"0{l}b") for c, l in zip(codes, bits))
-    assert all(c < (1 << l) for c, l in zip(codes, bits)), name
-    assert all(not words[i + 1].startswith(words[i]) for i in range(len(words) - 1)), name
-    assert sum(Fraction(1, 2**l) for l in bits) == 1, name
-    out.write(f"    /// ISO/IEC 14496-3 {table}: {len(codes)} entries.\n")
-    out.write(f"    static let {name}: [UInt32] = [\n")
-    packed = [f"0x{(l << 24) | c:08X}" for c, l in zip(codes, bits)]
-    for i in range(0, len(packed), 8):
-        out.write("        " + ", ".join(packed[i:i + 8]) + ",\n")
-    out.write("    ]\n")
+    check_prefix_code(name, codes, bits)
+    write_table(out, name, f"ISO/IEC 14496-3 {table}: {len(codes)} entries.", codes, bits)
 out.write("}\n")

@@ -18,17 +18,12 @@ Usage: scripts/codegen/sbr_huffman_tables.py > Sources/AudioStreamParsing/Codecs
        && scripts/format.sh Sources/AudioStreamParsing/Codecs/AAC/SBRHuffmanTables.swift
 """
 import os
-import re
 import sys
-from fractions import Fraction
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-text = open(os.path.join(HERE, "sbr-huffman-tables.txt")).read()
-arrays = {}
-for m in re.finditer(r"(\w+)\[(\d+)\] = \{([^}]*)\}", text):
-    values = [int(v, 0) for v in m.group(3).replace("\n", " ").split(",") if v.strip()]
-    assert len(values) == int(m.group(2)), m.group(1)
-    arrays[m.group(1)] = values
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from huffman_transcription import check_prefix_code, read_arrays, write_table  # noqa: E402
+
+arrays = read_arrays("sbr-huffman-tables.txt")
 
 # (Swift name, transcription name, largest absolute value LAV, what it codes)
 books = [
@@ -54,14 +49,6 @@ out.write("enum SBRHuffmanTables {\n")
 for name, key, lav, what in books:
     codes, bits = arrays[key + "_codes"], arrays[key + "_bits"]
     assert len(codes) == len(bits) == 2 * lav + 1, name
-    words = sorted(format(c, f"0{l}b") for c, l in zip(codes, bits))
-    assert all(c < (1 << l) for c, l in zip(codes, bits)), name
-    assert all(not words[i + 1].startswith(words[i]) for i in range(len(words) - 1)), name
-    assert sum(Fraction(1, 2**l) for l in bits) == 1, name
-    out.write(f"    /// {key}: {what}; {len(codes)} entries, LAV {lav}.\n")
-    out.write(f"    static let {name}: [UInt32] = [\n")
-    packed = [f"0x{(l << 24) | c:08X}" for c, l in zip(codes, bits)]
-    for i in range(0, len(packed), 8):
-        out.write("        " + ", ".join(packed[i:i + 8]) + ",\n")
-    out.write("    ]\n")
+    check_prefix_code(name, codes, bits)
+    write_table(out, name, f"{key}: {what}; {len(codes)} entries, LAV {lav}.", codes, bits)
 out.write("}\n")
