@@ -14,6 +14,16 @@ struct AACSyntaxReader {
         case invalid(String)
         /// Valid syntax this reader does not follow (960-sample frames, error-resilient tools, …).
         case unsupported(String)
+
+        /// The failure as the reason of a diagnostic: `truncated` (what ran out: "it ends inside an
+        /// element"), the invalid value, or the syntax not followed.
+        func reason(truncated: String) -> String {
+            switch self {
+            case .truncated: truncated
+            case .invalid(let what): what
+            case .unsupported(let what): "\(what) is not followed"
+            }
+        }
     }
 
     /// The bits of the block.

@@ -89,12 +89,7 @@ extension AudioSpecificConfig {
 
     /// The text of a diagnostic for a first raw data block that could not be read.
     static func implicitSBRProblem(_ failure: AACSyntaxReader.Failure) -> String {
-        let reason: String
-        switch failure {
-        case .truncated: reason = "it ends inside an element"
-        case .invalid(let what): reason = what
-        case .unsupported(let what): reason = "\(what) is not followed"
-        }
+        let reason = failure.reason(truncated: "it ends inside an element")
         return "the first raw data block could not be read to its end (\(reason)); implicit HE-AAC (SBR) "
             + "is not looked for, the core's format is reported"
     }

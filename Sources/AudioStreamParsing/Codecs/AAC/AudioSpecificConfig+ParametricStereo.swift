@@ -51,12 +51,7 @@ extension AudioSpecificConfig {
 
     /// The text of a diagnostic for an SBR payload that could not be read on a mono core.
     static func parametricStereoProblem(_ failure: AACSyntaxReader.Failure) -> String {
-        let reason: String
-        switch failure {
-        case .truncated: reason = "it ends inside a field"
-        case .invalid(let what): reason = what
-        case .unsupported(let what): reason = "\(what) is not followed"
-        }
+        let reason = failure.reason(truncated: "it ends inside a field")
         return "the first SBR payload could not be read to its end (\(reason)); parametric stereo "
             + "(HE-AAC v2) is assumed on the mono core"
     }
