@@ -26,14 +26,23 @@ extension MatroskaParser {
             (try? MatroskaAudioCodec.decode(track))?.audioSpecificConfig?.allowsImplicitSBR == true
         else { return nil }
         let clusterEnd = cluster.size.map { Int(clamping: $0) }
-        switch Self.firstFrame(of: track.number, in: context.window, from: cluster.headerSize, clusterEnd: clusterEnd) {
+        // Resumed where the last call waited: the window has not moved, so the children before are the same
+        // (rescanning them on every wait would be quadratic in the children of the look-ahead).
+        let clusterStart = context.window.position
+        let resume = firstFrameScanResume.flatMap { $0.cluster == clusterStart ? $0.at : nil }
+        let start = resume ?? cluster.headerSize
+        switch Self.firstFrame(of: track.number, in: context.window, from: start, clusterEnd: clusterEnd) {
         case .found(let frame):
             firstAACFrame = frame
-        case .needMoreData(let n):
-            if !context.window.isFinal { return .needMoreData(atLeast: n) }
+        case .needMoreData(let n, let resume):
+            if !context.window.isFinal {
+                firstFrameScanResume = (clusterStart, resume)
+                return .needMoreData(atLeast: n)
+            }
         case .notFound:
             break
         }
+        firstFrameScanResume = nil
         return nil
     }
 
@@ -51,8 +60,9 @@ extension MatroskaParser {
 
     enum FirstFrameSearch: Equatable {
         case found([UInt8])
-        /// This many bytes after the window's position must be readable first.
-        case needMoreData(Int)
+        /// This many bytes after the window's position must be readable first; the scan resumes at the
+        /// child that starts `resumeAt` bytes after it.
+        case needMoreData(Int, resumeAt: Int)
         case notFound
     }
 
@@ -62,8 +72,8 @@ extension MatroskaParser {
         of number: UInt64, in window: InputWindow, from start: Int, clusterEnd: Int?
     ) -> FirstFrameSearch {
         let bound = min(clusterEnd ?? Int.max, implicitSBRLookAhead)
-        func wait(_ n: Int) -> FirstFrameSearch { n <= bound ? .needMoreData(n) : .notFound }
         var at = start
+        func wait(_ n: Int) -> FirstFrameSearch { n <= bound ? .needMoreData(n, resumeAt: at) : .notFound }
         while at < bound {
             let header: EBMLHeader
             switch EBMLSyntax.peekHeader(in: window, at: at) {

@@ -63,6 +63,10 @@ struct MatroskaParser: FormatParser {
     /// The first frame of the parsed A_AAC track, found by the look-ahead at the first Cluster (implicit
     /// HE-AAC, `MatroskaParser+ImplicitSBR.swift`); `nil` when not looked for or not found.
     var firstAACFrame: [UInt8]?
+    /// Where the look-ahead for ``firstAACFrame`` resumes after waiting for bytes: the first Cluster's
+    /// absolute offset (the window's position while the header is held) and a child's start after it;
+    /// `nil` (or another Cluster) to start at its first child.
+    var firstFrameScanResume: (cluster: Int64, at: Int)?
     var dataOffset: Int64?
     /// Packet starts (the start of their block) relative to `dataOffset`, and their first frames.
     var offsets = FrameOffsetTable()
