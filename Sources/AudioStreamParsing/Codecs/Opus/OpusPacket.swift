@@ -26,18 +26,12 @@ enum OpusPacket {
     /// packet (a code-3 packet without its count byte).
     static func frames(toc: UInt8?, second: UInt8?) -> Int64 {
         guard let toc else { return 0 }
-        let size = frameSize(config: toc >> 3)
-        switch toc & 3 {
-        case 0: return size
-        case 1, 2: return 2 * size
-        default:
-            guard let second else { return 0 }
-            return Int64(second & 0x3F) * size
-        }
+        return frames(size: second == nil ? 1 : 2, toc: toc, second: second ?? 0)
     }
 
     /// ``frames(toc:second:)`` for a packet of `size` bytes whose first two bytes are `toc` and `second`
-    /// (`second` is ignored when `size` < 2): for a per-packet fast path.
+    /// (`second` is ignored when `size` < 2): code 0 one frame, codes 1 and 2 two, code 3 the count in
+    /// the second byte's low 6 bits; for a per-packet fast path.
     @inline(__always)
     static func frames(size: Int, toc: UInt8, second: UInt8) -> Int64 {
         guard size > 0 else { return 0 }
