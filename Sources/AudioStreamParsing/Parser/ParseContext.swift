@@ -254,6 +254,45 @@ struct ParseContext {
         window.consumeChunk(size)
     }
 
+    /// Opens an explicit batch in the caller's chunk for a fast path that emits a run of packets lying in
+    /// the chunk (or keeps the open batch when it is one), and returns the chunk index that the run's
+    /// description offsets count from. The run's first packet starts at chunk index `packetStart`, at or
+    /// after the window's position; nothing is consumed. The window must have no readable pending bytes
+    /// (`window.chunkCursor != nil`). Follow with one `appendChunkRunPacket` per packet, in stream order,
+    /// then one `endChunkRun`: together they queue what `emitPacketInChunk` of each packet would.
+    mutating func beginChunkRun(firstPacketAt packetStart: Int) -> Int {
+        if openChunkRunStart >= 0 { return openChunkRunStart }
+        closeRun()
+        openRun = PacketRun(
+            source: .chunk(packetStart), kind: .explicit, count: 0, byteCount: 0, firstPacketIndex: nextPacketIndex,
+            fileOffset: window.chunkBase + Int64(packetStart), descriptionStart: descriptions.count,
+            indexEstimated: indicesEstimated)
+        openChunkRunStart = packetStart
+        return packetStart
+    }
+
+    /// Describes the next packet of a run opened by `beginChunkRun`: `offset` is its start's chunk index
+    /// less the index `beginChunkRun` returned; `size` bytes (not above `UInt32.max`).
+    @inline(__always)
+    mutating func appendChunkRunPacket(offset: Int, size: Int, variableFrames: UInt32) {
+        descriptions.append(
+            PacketDescription(
+                startOffset: Int64(offset), variableFramesInPacket: variableFrames,
+                dataByteSize: UInt32(truncatingIfNeeded: size)))
+    }
+
+    /// Ends a run opened by `beginChunkRun`: `count` packets (at least one) of `bytes` bytes and `frames`
+    /// frames in all were appended, the last ending at chunk index `end`; the window is consumed up to
+    /// chunk index `index` (at or after `end`).
+    mutating func endChunkRun(count: Int, bytes: Int, frames: Int64, end: Int, consumingTo index: Int) {
+        // Safe to force unwrap: `beginChunkRun` left an explicit chunk run open.
+        openRun!.count += count
+        openRun!.byteCount = end - openChunkRunStart
+        countEmitted(packets: count, bytes: bytes)
+        emittedFrames += frames
+        window.consumeChunk(index - window.chunkRead)
+    }
+
     /// Emits one packet whose bytes the format parser assembled itself because they are not contiguous
     /// in the stream (an Ogg packet continued across pages: page headers lie between its pieces). The
     /// bytes are copied once into the scratch buffer; `fileOffset` is the absolute offset of the packet's

@@ -113,12 +113,14 @@ extension MatroskaParser {
         return (frames, variable)
     }
 
-    /// The frames of the FLAC frame at the window's position and its `mVariableFramesInPacket`: the frame
-    /// header's block size (RFC 9639 §9.1), or `constant` (STREAMINFO's fixed block size) when the header
-    /// does not decode; 0 for a packet of the constant size.
-    static func flacFrames(_ window: InputWindow, info: FLACStreamInfo, constant: Int64) -> (Int64, UInt32) {
+    /// The frames of the FLAC frame `offset` bytes after the window's position and its
+    /// `mVariableFramesInPacket`: the frame header's block size (RFC 9639 §9.1), or `constant`
+    /// (STREAMINFO's fixed block size) when the header does not decode; 0 for a packet of the constant size.
+    static func flacFrames(
+        _ window: InputWindow, at offset: Int = 0, info: FLACStreamInfo, constant: Int64
+    ) -> (Int64, UInt32) {
         var frames = constant
-        if case .valid(let h) = FLACFrameHeader.decode(window, at: 0, streamInfo: info, variable: nil) {
+        if case .valid(let h) = FLACFrameHeader.decode(window, at: offset, streamInfo: info, variable: nil) {
             frames = Int64(h.blockSize)
         }
         return (frames, frames == constant ? 0 : UInt32(clamping: frames))

@@ -114,8 +114,10 @@ struct MatroskaParser: FormatParser {
     var packetsToDrop = 0
     var dropUntil: Int64 = 0
     var isFinished = false
-    /// The run of packets the fast path placed and records in the seek tables at its end.
+    /// The fast path's step arrays, kept between runs for their capacity (`walkBlocks`).
     var placedRun = PlacedRun()
+    /// Where the fast path's look-ahead loads go (``HeaderPrefetch``; stored so they are not removed).
+    var prefetchSink: UInt8 = 0
 
     init(options: ParserOptions) {
         self.options = options
