@@ -3,12 +3,15 @@
 # 60-minute benchmark inputs (issue 7). Prints markdown tables (see docs/performance.md).
 #
 #   scripts/compare-ffprobe.sh [--runs N] [--formats mp3cbr,wav,...] [--markdown FILE] [--no-build]
+#                              [--page-cache read|as-is]
 #
 # Builds audioinspect in release (or uses $AUDIOINSPECT), makes the inputs with
 # Benchmarks/make-inputs.sh when missing (or uses $AUDIO_BENCH_INPUTS), then runs
 # scripts/compare_ffprobe.py: a warm-up, then N (default 10) interleaved rounds of
 # audioinspect / ffprobe / ffmpeg per file, wall time and peak RSS (wait4) of each whole process, plus
-# audioinspect's peak RSS reading the file from standard input, and the packet-count check.
+# audioinspect's peak RSS reading the file from standard input, and the packet-count check. Before its
+# runs each input is dropped from the page cache and read through once (`--page-cache as-is` keeps the
+# cache as found; docs/performance.md, "Session 14", says why it matters).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,8 +24,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --no-build) build=0; shift ;;
         --formats) pass+=("$1" "$2"); make+=(--formats "$2"); shift 2 ;;
-        --runs|--markdown) pass+=("$1" "$2"); shift 2 ;;
-        -h|--help) sed -n 2,12p "$0"; exit 0 ;;
+        --runs|--markdown|--page-cache) pass+=("$1" "$2"); shift 2 ;;
+        -h|--help) sed -n 2,15p "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done

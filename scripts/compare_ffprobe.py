@@ -67,6 +67,21 @@ def run(argv, stdin_path=None):
     return float(elapsed), int(maxrss), int(status), text
 
 
+def settle_page_cache(path):
+    """Drops `path` from the page cache and reads it through once: the cache then holds it as a file read
+    from disk does. How a file came into the cache changes how costly mapping it is (Linux 6.18 here):
+    read-ahead fills it in large folios, which a mapping of 2 MiB or more maps a folio per page fault,
+    while the pages an encoder's writes just made may be 4 KiB each, one page table entry apiece
+    (docs/performance.md, "Session 14")."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        while os.read(fd, 1 << 20):
+            pass
+    finally:
+        os.close(fd)
+
+
 def parsed_counts(text):
     m = re.search(r"Parsed\s*:?\s+(\d+) packets, (\d+) bytes", text)
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
@@ -103,6 +118,10 @@ def main():
     ap.add_argument("--formats", default=",".join(f[0] for f in FORMATS))
     ap.add_argument("--markdown", help="also write the tables to this file")
     ap.add_argument("--spawn", required=True, help="the compiled scripts/spawn_measure.c")
+    ap.add_argument("--page-cache", choices=["read", "as-is"], default="read",
+                    help="read (default): before its runs, drop each input from the page cache and read it "
+                         "through once, the state of a file read from disk; as-is: leave the cache as it is "
+                         "(a file an encoder just wrote sits in the pages its writes made)")
     args = ap.parse_args()
     global SPAWN
     SPAWN = args.spawn
@@ -128,6 +147,8 @@ def main():
                         "-show_entries", "stream=nb_read_packets", "-of", "default=nw=1", path],
             "ffmpeg": ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-c", "copy", "-f", "null", "-"],
         }
+        if args.page_cache == "read":
+            settle_page_cache(path)
         times = {k: [] for k in cmds}
         rss = {k: [] for k in cmds}
         outputs = {}
@@ -187,6 +208,8 @@ def main():
     lines.append("Start-up floor (no parsing), median wall time / peak RSS: " + "; ".join(
         f"`{k}` {statistics.median(t for t, _ in v) * 1000:.0f} ms / {fmt_mb(max(r for _, r in v))} MB"
         for k, v in startup_runs.items()) + ".")
+    lines.append("")
+    lines.append(f"Page cache: {'each input dropped and read through once before its runs' if args.page_cache == 'read' else 'as found'} (--page-cache {args.page_cache}).")
     lines.append("")
     lines.append(f"Wall time per whole process, median (min) of {args.runs} interleaved runs after a warm-up; "
                  "ratio = other / audioinspect (medians; min-based in brackets).")
