@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs the in-process benchmarks and prints the summary tables of docs/performance.md.
 #
-#   Benchmarks/run.sh [extra `swift package benchmark` options, e.g. --filter 'mp3cbr|wav']
+#   Benchmarks/run.sh [extra `swift package benchmark` options, e.g. --filter 'mp3cbr.*|wav.*']
+#
+# The plugin's --filter must match a benchmark's whole name ("webm 60m 64KiB"): 'webm' alone matches
+# nothing (and the run prints no result), 'webm.*' matches every WebM benchmark.
 #
 # Makes the inputs when missing (make-inputs.sh), runs `swift package benchmark` (release build) with
 # influx output saved to Benchmarks/.results/<UTC time>.influx (gitignored) and the full ordo-one text
@@ -22,7 +25,8 @@ if grep -qiE 'error|failed|crash' ".results/$stamp.log"; then
     grep -iE 'error|failed|crash' ".results/$stamp.log" >&2
 fi
 if [ ! -s ".results/$stamp.influx" ]; then
-    echo "no benchmark results: see Benchmarks/.results/$stamp.log (docs/performance.md, Issue 18 targets)" >&2
+    echo "no benchmark results: see Benchmarks/.results/$stamp.log; a --filter must match whole names" \
+        "('webm.*', not 'webm')" >&2
     exit 1
 fi
 echo "results: Benchmarks/.results/$stamp.influx" >&2
