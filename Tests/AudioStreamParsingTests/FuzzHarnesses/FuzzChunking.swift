@@ -89,10 +89,18 @@ enum FuzzChunking {
                 var flags: ParseFlags = []
                 if i == discontinuityAt {
                     let skip = min(dropped, stream.count - offset)
+                    if recorder.packetCount == 0 {
+                        // No packet yet: the flag is ignored (`ParseFlags.discontinuity`: AudioToolbox clients
+                        // flag every call until the first packet), so the parser takes what follows as the
+                        // next bytes, and a packet it was gathering spans the gap: the stream it sees is the
+                        // input without the dropped bytes.
+                        recorder.dropUnannounced(skip, at: offset)
+                    } else {
+                        recorder.shift += Int64(skip)
+                        recorder.lastPacketEnd = -1
+                        recorder.breakRun = true
+                    }
                     offset += skip
-                    recorder.shift += Int64(skip)
-                    recorder.lastPacketEnd = -1
-                    recorder.breakRun = true
                     outcome.beforeDiscontinuity = recorder.events.count
                     flags = .discontinuity
                 }

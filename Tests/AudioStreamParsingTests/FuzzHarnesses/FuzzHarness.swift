@@ -110,12 +110,23 @@ final class FuzzRecorder {
     var ready = false
     /// The next packets start a new run (set at a discontinuity, so runs before and after it stay apart).
     var breakRun = false
-    let input: [UInt8]
+    /// The stream the parser is fed, which packets are checked against (offset + `shift`).
+    private(set) var input: [UInt8]
     private var oggBodies: OggPageBodies?
     private var tsPayloads: TSPayloadBytes??
     /// Where the bytes the parser sees end, when it is fed a prefix (after a seek): a transport stream's
     /// reading at its end (units confirmed by fewer sync bytes) is that of the prefix, not of the whole input.
     private var visibleEnd: Int?
+
+    /// `count` bytes at `start` of the input are left out and the parser is not told (a `.discontinuity`
+    /// before the first packet is ignored, `ParseFlags.discontinuity`): it sees one stream, the input without
+    /// them, and packets are checked against that. Only before any packet was checked.
+    func dropUnannounced(_ count: Int, at start: Int) {
+        precondition(packetCount == 0, "dropUnannounced after packets were checked")
+        input.removeSubrange(start..<(start + count))
+        oggBodies = nil
+        tsPayloads = nil
+    }
 
     /// The parser is now fed only `input[..<end]` (from wherever it resumes): packets of a transport stream
     /// are checked against that prefix's payloads.
