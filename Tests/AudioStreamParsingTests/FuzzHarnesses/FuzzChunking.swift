@@ -23,7 +23,9 @@
 /// (properties in order, packets with index/offset/size/frames/bytes, diagnostics) and the errors must
 /// be equal. With one, the events delivered before it must be a prefix of the whole parse's events,
 /// and after it every packet must still be the input's bytes at its offset (shifted by the dropped
-/// bytes) and the other invariants of `FuzzRecorder` must hold. Otherwise the harness fails.
+/// bytes; when no packet came before it, the flag is ignored by contract and the packets are the bytes of
+/// the input without the dropped ones) and the other invariants of `FuzzRecorder` must hold. Otherwise the
+/// harness fails.
 enum FuzzChunking {
     static let trailerCount = 8
     static let maxChunk = [1, 2, 3, 7, 17, 96, 4096, 65536]
