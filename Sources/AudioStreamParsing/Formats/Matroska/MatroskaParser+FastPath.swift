@@ -24,9 +24,9 @@ extension MatroskaParser {
     /// is `stepElement` with the `EBML` header read and no Cues being fetched.
     ///
     /// The run is one batch (`ParseContext.beginChunkRun`): per block, one description and two 16-bit
-    /// seek-table steps are appended; the totals, the window and the seek tables are updated once at its
-    /// end (the tables with every step at once, or packet by packet by `placeRun` when a seek's landing
-    /// records the packets or a step does not fit).
+    /// seek-table steps are appended, and the totals and the window are updated once at its end. The steps
+    /// are recorded in the seek tables a run at a time (`recordSteps`); a block whose step does not fit in
+    /// 16 bits, every block of a short run and a seek's landing are placed one by one (`place`).
     mutating func walkBlocks(_ context: inout ParseContext) -> Bool {
         // The Cluster must be the innermost element entered (not a BlockGroup, nor an unknown-size
         // element entered to skip its children).
@@ -51,27 +51,21 @@ extension MatroskaParser {
         let clusterEnd = cluster.end.map { end in Int(clamping: end - cursor.base) } ?? Int.max
         let first = cursor.index
         var i = first
-        // The run so far: where its description offsets count from, its first description, its totals,
-        // and its seek-table steps (local arrays, moved out of `placedRun` and back: no copy, and no
-        // uniqueness check per append).
+        let dataStart = dataOffset ?? 0
+        // Packet indices advance once, at the run's end (`endChunkRun`): block k of the run is packet
+        // `firstIndex + k`.
+        let firstIndex = context.nextPacketIndex
         var run = RunTotals()
         // Below 4 KiB of the chunk left, a run of a few blocks costs more recorded at once than placed one
-        // by one (`placeRun`), as does a seek's landing, which records the packets itself.
+        // by one, as does a seek's landing, which records the packets itself. The steps go into local
+        // arrays, moved out of `placedRun` and back (no copy; they keep their capacity).
         let batched = landing == nil && cursor.count - first >= 4096
-        var byteSteps = [UInt16]()
-        var frameSteps = [UInt16]()
-        if batched {
-            swap(&byteSteps, &placedRun.byteSteps)
-            swap(&frameSteps, &placedRun.frameSteps)
-        }
+        var steps = PlacedRun()
+        if batched { swap(&steps, &placedRun) }
         defer {
             if batched {
-                if !byteSteps.isEmpty {
-                    byteSteps.removeAll(keepingCapacity: true)
-                    frameSteps.removeAll(keepingCapacity: true)
-                }
-                swap(&byteSteps, &placedRun.byteSteps)
-                swap(&frameSteps, &placedRun.frameSteps)
+                steps.removeAll()
+                swap(&steps, &placedRun)
             }
         }
         // Each block's address depends on the one before: overlap their cache misses by sweeping ahead
@@ -112,99 +106,88 @@ extension MatroskaParser {
                 (frames, variable) = Self.flacFrames(
                     context.window, at: packetStart - first, info: flac, constant: constantFrames)
             }
-            if run.count == 0 {
-                run.base = context.beginChunkRun(firstPacketAt: packetStart)
-                run.firstDescription = context.descriptions.count
-            }
+            if run.count == 0 { run.base = context.beginChunkRun(firstPacketAt: packetStart) }
             context.appendChunkRunPacket(offset: packetStart - run.base, size: size, variableFrames: variable)
+            let index = firstIndex + Int64(run.count)
+            let blockStart = cursor.base + Int64(i) - dataStart
+            if batched && end - i < 0xFFFF && frames < 0xFFFF {
+                if steps.byteSteps.isEmpty { steps.begin(packet: index, start: blockStart) }
+                steps.append(blockSize: end - i, frames: frames)
+            } else {
+                // The seek tables keep 16-bit steps: a block or a frame count that does not fit is placed
+                // alone, after the steps before it.
+                recordSteps(&steps)
+                place(index, start: blockStart, end: blockStart + Int64(end - i), frames: frames)
+            }
             run.count += 1
             run.bytes += size
             run.frames += frames
             run.largest = max(run.largest, size)
-            // The seek tables keep 16-bit steps: a run with a block or a frame count that does not fit is
-            // placed packet by packet.
-            if end - i >= 0xFFFF || frames >= 0xFFFF { run.stepsFit = false }
-            if batched {
-                byteSteps.append(UInt16(truncatingIfNeeded: end - i))
-                frameSteps.append(UInt16(truncatingIfNeeded: frames))
-            }
             i = end
         }
         guard run.count > 0 else { return false }
-        let firstIndex = context.nextPacketIndex
+        recordSteps(&steps)
         context.endChunkRun(count: run.count, bytes: run.bytes, frames: run.frames, end: i, consumingTo: i)
         emittedBytes += Int64(run.bytes)
         emittedPackets += Int64(run.count)
         largestPacket = max(largestPacket, run.largest)
-        let firstBlock = cursor.base + Int64(first) - (dataOffset ?? 0)
-        if batched && run.stepsFit {
-            let limit = limits.maxPacketTableEntries
-            _ = offsets.record(from: firstIndex, start: firstBlock, steps: byteSteps[...], limit: limit)
-            _ = startFrames.record(from: firstIndex, start: nextFrame, steps: frameSteps[...], limit: limit)
-            nextFrame += run.frames
-        } else {
-            placeRun(
-                context.descriptions[run.firstDescription..<(run.firstDescription + run.count)],
-                firstIndex: firstIndex, firstBlock: firstBlock, firstBlockOffset: first - run.base,
-                frames: readsTOC ? .variable : .variableOr(constantFrames))
-        }
         waitingEnd = nil
         return true
     }
 
-    /// Places a run's packets one by one (`place`: a seek's landing records them, or a step does not fit
-    /// in 16 bits): `descriptions` are the run's, packet `firstIndex` first, whose block starts at
-    /// `firstBlock` (relative to `dataOffset`) and at `firstBlockOffset` in the descriptions' offsets; each
-    /// block ends where its packet ends.
-    mutating func placeRun(
-        _ descriptions: ArraySlice<PacketDescription>, firstIndex: Int64, firstBlock: Int64, firstBlockOffset: Int,
-        frames: RunPacketFrames
-    ) {
-        var start = firstBlock
-        var previousEnd = Int64(firstBlockOffset)
-        for k in descriptions.indices {
-            let d = descriptions[k]
-            let packetEnd = d.startOffset + Int64(d.dataByteSize)
-            let end = start + (packetEnd - previousEnd)
-            place(firstIndex + Int64(k - descriptions.startIndex), start: start, end: end, frames: frames.frames(of: d))
-            start = end
-            previousEnd = packetEnd
-        }
+    /// Records the steps gathered so far in the seek tables, what `place` of each packet does with no
+    /// landing, and empties them. The two tables grow in step (`place` records a packet's frames exactly
+    /// when it records its offset, so they always hold the same packets and fill together), so each is given
+    /// the whole run.
+    mutating func recordSteps(_ steps: inout PlacedRun) {
+        guard !steps.byteSteps.isEmpty else { return }
+        let limit = limits.maxPacketTableEntries
+        _ = offsets.record(from: steps.firstPacket, start: steps.start, steps: steps.byteSteps[...], limit: limit)
+        _ = startFrames.record(from: steps.firstPacket, start: nextFrame, steps: steps.frameSteps[...], limit: limit)
+        nextFrame += steps.frames
+        steps.removeAll()
     }
 }
 
-/// A fast path's run while it is walked: where its description offsets count from (a chunk index), its
-/// first description, and its totals.
+/// A fast path's run while it is walked: where its description offsets count from (a chunk index) and its
+/// totals.
 struct RunTotals {
     var base = 0
-    var firstDescription = 0
     var count = 0
     var bytes = 0
     var frames: Int64 = 0
     var largest = 0
-    /// Every block's size and frame count is below 0xFFFF (a 16-bit seek-table step).
-    var stepsFit = true
 }
 
-/// How a run's packet description gives the packet's frames.
-enum RunPacketFrames {
-    /// Its `variableFramesInPacket` (Opus: 0 for an empty packet).
-    case variable
-    /// Its `variableFramesInPacket`, or the codec's constant frames when that is 0 (FLAC, constant codecs).
-    case variableOr(Int64)
-
-    func frames(of d: PacketDescription) -> Int64 {
-        let variable = Int64(d.variableFramesInPacket)
-        switch self {
-        case .variable: return variable
-        case .variableOr(let constant): return variable == 0 ? constant : variable
-        }
-    }
-}
-
-/// Packets the fast path placed back to back, not yet recorded in the seek tables: per packet its
-/// block's size and its frames (kept between runs for their capacity).
+/// Packets the fast path placed back to back, not yet recorded in the seek tables: the first one's index
+/// and block start (relative to `dataOffset`), per packet its block's size and its frames (each below
+/// 0xFFFF), and their frames in all. `MatroskaParser.placedRun` keeps the arrays between runs for their
+/// capacity.
 struct PlacedRun {
+    var firstPacket: Int64 = 0
+    var start: Int64 = 0
+    var frames: Int64 = 0
     var byteSteps: [UInt16] = []
     var frameSteps: [UInt16] = []
+
+    /// Starts a new run of steps at packet `packet`, whose block starts at `start`.
+    mutating func begin(packet: Int64, start: Int64) {
+        firstPacket = packet
+        self.start = start
+        frames = 0
+    }
+
+    @inline(__always)
+    mutating func append(blockSize: Int, frames: Int64) {
+        byteSteps.append(UInt16(truncatingIfNeeded: blockSize))
+        frameSteps.append(UInt16(truncatingIfNeeded: frames))
+        self.frames += frames
+    }
+
+    /// Empties the steps, keeping their capacity.
+    mutating func removeAll() {
+        guard !byteSteps.isEmpty else { return }
+        byteSteps.removeAll(keepingCapacity: true)
+        frameSteps.removeAll(keepingCapacity: true)
+    }
 }
